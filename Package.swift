@@ -6,11 +6,16 @@ let package = Package(
   products: [
     .library(name: "JournalCore", targets: ["JournalCore"]),
     .library(name: "JournalProjections", targets: ["JournalProjections"]),
+    .executable(name: "journal", targets: ["journal"]),
   ],
   targets: [
     // Libraries
     .target(name: "JournalCore"),  // JSON values, envelope, HLC, ULID, hashing, log storage
     .target(name: "JournalProjections", dependencies: ["JournalCore"]),  // documents, rules, fold
+    .target(name: "JournalCLI", dependencies: ["JournalCore", "JournalProjections"]),  // commands, output
+
+    // Executables
+    .executableTarget(name: "journal", dependencies: ["JournalCLI"]),
 
     // Test support (not a product)
     .target(
@@ -28,6 +33,11 @@ let package = Package(
     .testTarget(
       name: "JournalProjectionsTests",
       dependencies: ["JournalProjections", "JournalTestSupport"],
+      exclude: ["Golden"]
+    ),
+    .testTarget(
+      name: "JournalCLITests",
+      dependencies: ["JournalCLI", "journal", "JournalTestSupport"],  // "journal" so the binary is built
       exclude: ["Golden"]
     ),
   ],

@@ -1,0 +1,91 @@
+import Foundation
+
+/// One `journal` subcommand: its words, its help, its options and what it does.
+public struct Command: Sendable {
+  /// The words that name it, e.g. `["split", "add"]`.
+  public var words: [String]
+  /// A one-line summary for the command list.
+  public var abstract: String
+  /// The positional arguments, e.g. `SPLIT [EXERCISE]`.
+  public var arguments: String
+  /// Longer help: rules, examples.
+  public var discussion: String
+  public var options: [OptionSpec]
+  /// Hidden commands exist for tests and tools, and are not listed.
+  public var isHidden: Bool
+  public var run: @Sendable (Invocation) throws -> Int32
+
+  public init(
+    _ words: [String],
+    abstract: String,
+    arguments: String = "",
+    discussion: String = "",
+    options: [OptionSpec] = [],
+    isHidden: Bool = false,
+    run: @escaping @Sendable (Invocation) throws -> Int32
+  ) {
+    self.words = words
+    self.abstract = abstract
+    self.arguments = arguments
+    self.discussion = discussion
+    self.options = options
+    self.isHidden = isHidden
+    self.run = run
+  }
+
+  var name: String { words.joined(separator: " ") }
+}
+
+/// Everything a running command can see: its arguments, the global options,
+/// the environment and the console.
+public struct Invocation: Sendable {
+  public var command: Command
+  public var arguments: CommandLineArguments
+  public var environment: [String: String]
+  public var console: Console
+  /// The current directory, for resolving relative paths.
+  public var currentDirectory: URL
+
+  /// The journal folder: `--journal`, else `$WORKOUT_JOURNAL`, else `./Journal`.
+  public var journalURL: URL {
+    let path = arguments.value("journal") ?? environment["WORKOUT_JOURNAL"] ?? "Journal"
+    return resolve(path)
+  }
+
+  /// Whether `--json` was given.
+  public var wantsJSON: Bool { arguments.flag("json") }
+
+  /// `path` resolved against the current directory.
+  public func resolve(_ path: String) -> URL {
+    path.hasPrefix("/")
+      ? URL(fileURLWithPath: path).standardizedFileURL
+      : currentDirectory.appendingPathComponent(path).standardizedFileURL
+  }
+
+  /// A usage error for this command.
+  public func usage(_ message: String) -> UsageError { UsageError(message) }
+
+  /// The single positional argument named `what`, or a usage error.
+  public func positional(_ index: Int, _ what: String) throws(UsageError) -> String {
+    guard index < arguments.positionals.count else { throw UsageError("missing \(what)") }
+    return arguments.positionals[index]
+  }
+
+  /// Fails with a usage error when more than `count` positionals were given.
+  public func expectPositionals(atMost count: Int) throws(UsageError) {
+    if arguments.positionals.count > count {
+      throw UsageError("unexpected argument '\(arguments.positionals[count])'")
+    }
+  }
+}
+
+/// Options every command accepts.
+enum GlobalOptions {
+  static let all: [OptionSpec] = [
+    OptionSpec("journal", value: "DIR", help: "The journal folder (default $WORKOUT_JOURNAL, else ./Journal)"),
+    OptionSpec("device", value: "NAME", help: "The device writing (default $WORKOUT_DEVICE, else 'cli')"),
+    OptionSpec("at", value: "TIME", help: "When the action happened (ISO 8601); back-dates it"),
+    OptionSpec("json", help: "Print machine-readable JSON"),
+    OptionSpec("help", short: "h", help: "Show help for the command"),
+  ]
+}
