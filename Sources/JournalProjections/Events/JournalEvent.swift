@@ -1,0 +1,143 @@
+import Foundation
+import JournalCore
+
+/// Every fact the journal records, in the current version of each type.
+///
+/// The type strings are stable literals: they are the on-disk format and never
+/// derive from Swift names. Workout events live on stream `workout:<id>`,
+/// split and exercise events on `split:<id>`, the splits order on `splits`, and
+/// reverts on `history`.
+public enum JournalEvent: Sendable, Hashable {
+  case splitCreated(SplitCreated)
+  case splitUpdated(SplitUpdated)
+  case splitsReordered(SplitsReordered)
+  case splitDeleted
+  case exerciseAdded(ExerciseAdded)
+  case exerciseUpdated(ExerciseUpdated)
+  case exerciseRemoved(ExerciseRemoved)
+  case exerciseMoved(ExerciseMoved)
+  case exerciseDuplicated(ExerciseDuplicated)
+
+  case workoutStarted(WorkoutStarted)
+  case logAdded(LogPlan)
+  case logRemoved(logID: String)
+  case planEdited(PlanEdited)
+  case logStarted(logID: String)
+  case setCompleted(SetCompleted)
+  case setAdjusted(SetAdjusted)
+  /// One More: the log gets one more planned set.
+  case setAdded(logID: String)
+  case logCompleted(logID: String)
+  case logSkipped(logID: String)
+  case logReset(logID: String)
+  /// End the workout keeping progress: unresolved logs become skipped.
+  case workoutEnded
+  case metricsRecorded(MetricsRecorded)
+  case workoutDeleted
+
+  case eventsReverted(EventsReverted)
+}
+
+// MARK: - Type strings and versions
+
+extension JournalEvent {
+  /// The stable type string of each event, as written on disk.
+  public enum TypeName {
+    public static let splitCreated = "split.created"
+    public static let splitUpdated = "split.updated"
+    public static let splitsReordered = "splits.reordered"
+    public static let splitDeleted = "split.deleted"
+    public static let exerciseAdded = "exercise.added"
+    public static let exerciseUpdated = "exercise.updated"
+    public static let exerciseRemoved = "exercise.removed"
+    public static let exerciseMoved = "exercise.moved"
+    public static let exerciseDuplicated = "exercise.duplicated"
+    public static let workoutStarted = "workout.started"
+    public static let logAdded = "log.added"
+    public static let logRemoved = "log.removed"
+    public static let planEdited = "plan.edited"
+    public static let logStarted = "log.started"
+    public static let setCompleted = "set.completed"
+    public static let setAdjusted = "set.adjusted"
+    public static let setAdded = "set.added"
+    public static let logCompleted = "log.completed"
+    public static let logSkipped = "log.skipped"
+    public static let logReset = "log.reset"
+    public static let workoutEnded = "workout.ended"
+    public static let metricsRecorded = "metrics.recorded"
+    public static let workoutDeleted = "workout.deleted"
+    public static let eventsReverted = "events.reverted"
+  }
+
+  /// The version this build writes for each type; the highest it reads.
+  public static let currentVersions: [String: Int] = [
+    TypeName.splitCreated: 1,
+    TypeName.splitUpdated: 1,
+    TypeName.splitsReordered: 1,
+    TypeName.splitDeleted: 1,
+    TypeName.exerciseAdded: 1,
+    TypeName.exerciseUpdated: 1,
+    TypeName.exerciseRemoved: 1,
+    TypeName.exerciseMoved: 1,
+    TypeName.exerciseDuplicated: 1,
+    TypeName.workoutStarted: 1,
+    TypeName.logAdded: 1,
+    TypeName.logRemoved: 1,
+    TypeName.planEdited: 1,
+    TypeName.logStarted: 1,
+    TypeName.setCompleted: 1,
+    TypeName.setAdjusted: 1,
+    TypeName.setAdded: 1,
+    TypeName.logCompleted: 1,
+    TypeName.logSkipped: 1,
+    TypeName.logReset: 1,
+    TypeName.workoutEnded: 1,
+    TypeName.metricsRecorded: 1,
+    TypeName.workoutDeleted: 1,
+    TypeName.eventsReverted: 1,
+  ]
+
+  /// The type string of this event.
+  public var typeName: String {
+    switch self {
+    case .splitCreated: TypeName.splitCreated
+    case .splitUpdated: TypeName.splitUpdated
+    case .splitsReordered: TypeName.splitsReordered
+    case .splitDeleted: TypeName.splitDeleted
+    case .exerciseAdded: TypeName.exerciseAdded
+    case .exerciseUpdated: TypeName.exerciseUpdated
+    case .exerciseRemoved: TypeName.exerciseRemoved
+    case .exerciseMoved: TypeName.exerciseMoved
+    case .exerciseDuplicated: TypeName.exerciseDuplicated
+    case .workoutStarted: TypeName.workoutStarted
+    case .logAdded: TypeName.logAdded
+    case .logRemoved: TypeName.logRemoved
+    case .planEdited: TypeName.planEdited
+    case .logStarted: TypeName.logStarted
+    case .setCompleted: TypeName.setCompleted
+    case .setAdjusted: TypeName.setAdjusted
+    case .setAdded: TypeName.setAdded
+    case .logCompleted: TypeName.logCompleted
+    case .logSkipped: TypeName.logSkipped
+    case .logReset: TypeName.logReset
+    case .workoutEnded: TypeName.workoutEnded
+    case .metricsRecorded: TypeName.metricsRecorded
+    case .workoutDeleted: TypeName.workoutDeleted
+    case .eventsReverted: TypeName.eventsReverted
+    }
+  }
+
+  /// The log an event is about, for log-level events.
+  public var logID: String? {
+    switch self {
+    case .logAdded(let plan): plan.logID
+    case .logRemoved(let id), .logStarted(let id), .setAdded(let id), .logCompleted(let id),
+      .logSkipped(let id), .logReset(let id):
+      id
+    case .planEdited(let edit): edit.logID
+    case .setCompleted(let set): set.logID
+    case .setAdjusted(let adjustment): adjustment.logID
+    default: nil
+    }
+  }
+}

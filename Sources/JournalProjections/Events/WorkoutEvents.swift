@@ -1,0 +1,149 @@
+import JournalCore
+
+/// The plan snapshot of one log of a workout.
+public struct LogPlan: Sendable, Hashable {
+  public var logID: String
+  public var order: Int
+  public var plan: ExercisePlan
+  public var notes: String?
+
+  public init(logID: String, order: Int, plan: ExercisePlan, notes: String? = nil) {
+    self.logID = logID
+    self.order = order
+    self.plan = plan
+    self.notes = notes
+  }
+}
+
+/// `workout.started`: a session begins from a split, with a plan-time snapshot
+/// (stream `workout:<id>`).
+public struct WorkoutStarted: Sendable, Hashable {
+  public var splitID: String?
+  public var splitName: String?
+  /// The device's time zone identifier: decides the file's `YYYY/MM` bucket.
+  public var timeZone: String
+  public var restSeconds: Int?
+  public var autoAdvance: Bool?
+  public var targetHeartRate: Int?
+  public var logs: [LogPlan]
+
+  public init(
+    splitID: String?,
+    splitName: String?,
+    timeZone: String,
+    restSeconds: Int? = nil,
+    autoAdvance: Bool? = nil,
+    targetHeartRate: Int? = nil,
+    logs: [LogPlan]
+  ) {
+    self.splitID = splitID
+    self.splitName = splitName
+    self.timeZone = timeZone
+    self.restSeconds = restSeconds
+    self.autoAdvance = autoAdvance
+    self.targetHeartRate = targetHeartRate
+    self.logs = logs
+  }
+}
+
+/// `plan.edited`: the plan of one log changed mid-workout.
+public struct PlanEdited: Sendable, Hashable {
+  public var logID: String
+  public var sets: Change<Int> = .unchanged
+  public var reps: Change<Int> = .unchanged
+  public var weight: Change<Double> = .unchanged
+  public var durationSeconds: Change<Int> = .unchanged
+  public var notes: Change<String> = .unchanged
+  public var machineSettings: Change<[MachineSetting]> = .unchanged
+
+  public init(logID: String) { self.logID = logID }
+}
+
+/// What was actually done in one set; nil fields take the plan's value.
+public struct SetActuals: Sendable, Hashable {
+  public var reps: Int?
+  public var weight: Double?
+  public var seconds: Int?
+
+  public init(reps: Int? = nil, weight: Double? = nil, seconds: Int? = nil) {
+    self.reps = reps
+    self.weight = weight
+    self.seconds = seconds
+  }
+
+  var isEmpty: Bool { reps == nil && weight == nil && seconds == nil }
+}
+
+/// `set.completed`: the next set of a log was done. The event's id names the
+/// set from then on (adjustments refer to it).
+public struct SetCompleted: Sendable, Hashable {
+  public var logID: String
+  /// What was done; nil when only the progress cursor moved (legacy events
+  /// that predate per-set actuals: the set is filled in from the plan).
+  public var actuals: SetActuals?
+
+  public init(logID: String, actuals: SetActuals?) {
+    self.logID = logID
+    self.actuals = actuals
+  }
+}
+
+/// `set.adjusted`: a correction of a recorded set, by the id of the event
+/// that recorded it.
+public struct SetAdjusted: Sendable, Hashable {
+  public var logID: String
+  public var setEventID: String
+  public var actuals: SetActuals
+
+  public init(logID: String, setEventID: String, actuals: SetActuals) {
+    self.logID = logID
+    self.setEventID = setEventID
+    self.actuals = actuals
+  }
+}
+
+/// `workout.metrics.recorded`: health metrics of the session.
+public struct MetricsRecorded: Sendable, Hashable {
+  public var activeEnergyKcal: Double?
+  public var avgHeartRate: Double?
+  public var maxHeartRate: Double?
+  public var minHeartRate: Double?
+  public var hrZoneSeconds: [Double]?
+  public var healthKitWorkoutUUID: String?
+  public var source: MetricSource
+  /// A volume the recording device computed (imports); nil: computed from
+  /// the actuals whenever the document is produced.
+  public var totalVolume: Double?
+
+  public init(
+    activeEnergyKcal: Double? = nil,
+    avgHeartRate: Double? = nil,
+    maxHeartRate: Double? = nil,
+    minHeartRate: Double? = nil,
+    hrZoneSeconds: [Double]? = nil,
+    healthKitWorkoutUUID: String? = nil,
+    source: MetricSource,
+    totalVolume: Double? = nil
+  ) {
+    self.activeEnergyKcal = activeEnergyKcal
+    self.avgHeartRate = avgHeartRate
+    self.maxHeartRate = maxHeartRate
+    self.minHeartRate = minHeartRate
+    self.hrZoneSeconds = hrZoneSeconds
+    self.healthKitWorkoutUUID = healthKitWorkoutUUID
+    self.source = source
+    self.totalVolume = totalVolume
+  }
+}
+
+/// `events.reverted`: cancels events by id (undo). Reverting a revert is redo.
+public struct EventsReverted: Sendable, Hashable {
+  public var eventIDs: [String]
+  /// Why: `undo`, `redo` or `rewind`.
+  public var reason: String
+
+  public init(eventIDs: [String], reason: String) {
+    self.eventIDs = eventIDs
+    self.reason = reason
+  }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// How a set entry came to be, for audit and blame.
+public struct EntryProvenance: Sendable, Hashable {
+  public enum Kind: String, Sendable, Hashable {
+    /// Recorded live by a `set.completed` with actuals.
+    case recorded
+    /// A legacy progress-cursor event: the set was done, its values are the plan's.
+    case cursorOnly
+    /// Filled in from the plan when the log was completed.
+    case filledFromPlan
+  }
+
+  public var kind: Kind
+  /// The event that recorded the set, or that completed the log for a filled one.
+  public var eventID: String
+  public var device: String
+  /// What was first recorded, before any adjustment.
+  public var original: SetEntry
+  /// The adjustments, oldest first.
+  public var adjustments: [String]
+}
+
+/// A split and what the fold knows about it beyond its document.
+public struct SplitState: Sendable, Hashable {
+  public var document: SplitDocument
+  public var isStarter: Bool
+  /// Set once deleted: the document then lives on only as a stub.
+  public var deletedAt: Date?
+}
+
+/// A workout and what the fold knows about it beyond its document.
+public struct WorkoutState: Sendable, Hashable {
+  public var document: WorkoutDocument
+  /// The time zone of the device that started it: decides its month folder.
+  public var timeZone: TimeZone
+  public var deletedAt: Date?
+  /// Per log, the provenance of each set entry, parallel to `setEntries`.
+  public var provenance: [String: [EntryProvenance]] = [:]
+  /// A metrics volume given by the recording device, else computed.
+  var recordedVolume: Double?
+
+  /// The document's path in the container, from `start` in the workout's zone.
+  public var path: String {
+    DocumentPath.workout(id: document.id, start: document.start, timeZone: timeZone)
+  }
+
+  /// The log with `id`.
+  public func log(_ id: String) -> WorkoutLogDocument? {
+    document.logs.first { $0.id == id }
+  }
+}
+
+/// The folded journal: every split and workout, live or deleted, and the
+/// anomalies met on the way.
+public struct JournalState: Sendable {
+  public internal(set) var splits: [String: SplitState] = [:]
+  public internal(set) var workouts: [String: WorkoutState] = [:]
+  public internal(set) var anomalies: [Anomaly] = []
+  /// "Now" for the fold: the record time of the last event folded.
+  public internal(set) var now: Date?
+  /// How many events were folded.
+  public internal(set) var eventCount = 0
+
+  public init() {}
+
+  /// Live splits, sorted by order then id.
+  public var liveSplits: [SplitState] {
+    splits.values.filter { $0.deletedAt == nil }.sorted {
+      ($0.document.order, $0.document.id) < ($1.document.order, $1.document.id)
+    }
+  }
+
+  /// Live workouts, oldest first.
+  public var liveWorkouts: [WorkoutState] {
+    workouts.values.filter { $0.deletedAt == nil }.sorted {
+      ($0.document.start, $0.document.id) < ($1.document.start, $1.document.id)
+    }
+  }
+}

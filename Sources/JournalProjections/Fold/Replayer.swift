@@ -1,0 +1,76 @@
+import Foundation
+
+/// Folds a history into a ``JournalState``: the one place that decides which
+/// events count (reverts), where history stops (as of), and the fold order.
+///
+/// `history` must already be in merge order, deduplicated and upcast.
+public enum Replayer {
+  /// A point in history to stop at: an event (inclusive) or a time.
+  public enum Point: Sendable, Hashable {
+    /// Up to and including the event with this id.
+    case event(String)
+    /// Up to and including every event recorded at or before this time.
+    case time(Date)
+  }
+
+  /// The events up to `point`.
+  public static func prefix(_ history: [FoldEvent], upTo point: Point?) -> ArraySlice<FoldEvent> {
+    switch point {
+    case nil:
+      return history[...]
+    case .event(let id):
+      guard let index = history.firstIndex(where: { $0.id == id }) else { return history[...] }
+      return history[...index]
+    case .time(let date):
+      let limit = date.milliseconds
+      let end = history.firstIndex(where: { $0.milliseconds > limit }) ?? history.endIndex
+      return history[..<end]
+    }
+  }
+
+  /// The ids of events cancelled by a revert that is itself in effect.
+  ///
+  /// A revert only names earlier events, so walking from the newest event to
+  /// the oldest decides each revert before the events it names: reverting a
+  /// revert (redo) brings its events back.
+  public static func cancelledEvents(in history: some BidirectionalCollection<FoldEvent>)
+    -> [String: String]
+  {
+    var cancelledBy: [String: String] = [:]
+    for e in history.reversed() where cancelledBy[e.id] == nil {
+      if case .eventsReverted(let revert) = e.event {
+        for id in revert.eventIDs where cancelledBy[id] == nil { cancelledBy[id] = e.id }
+      }
+    }
+    return cancelledBy
+  }
+
+  /// Folds `history` (up to `point`) into a state.
+  ///
+  /// - Parameter observe: called around each folded event with the state
+  ///   before and after it; `history`, `blame` and `diff` watch the fold here
+  ///   instead of repeating its rules.
+  /// - Complexity: O(n) in the number of events.
+  public static func fold(
+    _ history: [FoldEvent],
+    upTo point: Point? = nil,
+    startingFrom initial: JournalState = JournalState(),
+    observe: ((FoldEvent, _ before: JournalState, _ after: JournalState) -> Void)? = nil
+  ) -> JournalState {
+    let events = prefix(history, upTo: point)
+    let cancelled = cancelledEvents(in: events)
+    var state = initial
+    for e in events {
+      if cancelled[e.id] != nil { continue }
+      if let observe {
+        let before = state
+        state.apply(e)
+        observe(e, before, state)
+      } else {
+        state.apply(e)
+      }
+    }
+    if case .time(let date) = point, let now = state.now, date > now { state.now = date }
+    return state
+  }
+}

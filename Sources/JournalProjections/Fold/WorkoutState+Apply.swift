@@ -1,0 +1,140 @@
+import Foundation
+
+// Log-level events inside one workout. Each returns an anomaly message, or nil
+// when it applied; the caller stamps the workout and derives its status.
+
+extension WorkoutState {
+  mutating func apply(_ e: FoldEvent) -> String? {
+    switch e.event {
+    case .logAdded(let plan):
+      guard log(plan.logID) == nil else { return "log '\(plan.logID)' exists already" }
+      var log = WorkoutLogDocument(plan: plan, date: document.start)
+      log.updatedAt = e.at
+      document.logs.append(log)
+      document.logs.sort { ($0.order, $0.id) < ($1.order, $1.id) }
+      document.deletedLogIDs?[plan.logID] = nil
+      return nil
+    case .logRemoved(let logID):
+      guard let index = document.logs.firstIndex(where: { $0.id == logID }) else {
+        return "no log '\(logID)'"
+      }
+      document.logs.remove(at: index)
+      provenance[logID] = nil
+      document.deletedLogIDs = (document.deletedLogIDs ?? [:]).merging([logID: e.at]) { $1 }
+      return nil
+    case .workoutEnded:
+      guard document.logs.contains(where: { !$0.status.isResolved }) else {
+        return "every log is already resolved"
+      }
+      for index in document.logs.indices where !document.logs[index].status.isResolved {
+        document.logs[index].transition(to: .skipped, at: e.at)
+      }
+      return nil
+    case .metricsRecorded(let m):
+      document.metrics = WorkoutMetrics(
+        activeEnergyKcal: m.activeEnergyKcal,
+        avgHeartRate: m.avgHeartRate,
+        maxHeartRate: m.maxHeartRate,
+        minHeartRate: m.minHeartRate,
+        hrZoneSeconds: m.hrZoneSeconds,
+        healthKitWorkoutUUID: m.healthKitWorkoutUUID,
+        source: m.source,
+        recordedAt: e.at)
+      recordedVolume = m.totalVolume
+      return nil
+    default:
+      guard let logID = e.event.logID else { return "not a workout event" }
+      guard let index = document.logs.firstIndex(where: { $0.id == logID }) else {
+        return "no log '\(logID)'"
+      }
+      var log = document.logs[index]
+      var sources = provenance[logID] ?? []
+      if let problem = Self.apply(e, to: &log, sources: &sources) { return problem }
+      document.logs[index] = log
+      provenance[logID] = sources.isEmpty ? nil : sources
+      return nil
+    }
+  }
+
+  private static func apply(
+    _ e: FoldEvent,
+    to log: inout WorkoutLogDocument,
+    sources: inout [EntryProvenance]
+  ) -> String? {
+    switch e.event {
+    case .logStarted:
+      guard log.status == .notStarted else { return "log '\(log.id)' is \(log.status.rawValue)" }
+      log.transition(to: .inProgress, at: e.at)
+    case .planEdited(let edit):
+      log.sets = edit.sets.applied(to: log.sets) ?? log.sets
+      log.reps = edit.reps.applied(to: log.reps) ?? log.reps
+      log.weight = edit.weight.applied(to: log.weight) ?? log.weight
+      log.durationSeconds = edit.durationSeconds.applied(to: log.durationSeconds) ?? log.durationSeconds
+      log.notes = edit.notes.applied(to: log.notes)
+      log.machineSettings = edit.machineSettings.applied(to: log.machineSettings)
+      log.sets = max(log.sets, log.setEntries?.count ?? 0)
+      log.updatedAt = e.at
+    case .setCompleted(let set):
+      guard !log.status.isResolved else {
+        return "set recorded on log '\(log.id)', which is \(log.status.rawValue)"
+      }
+      if log.status == .notStarted { log.transition(to: .inProgress, at: e.at) }
+      var entry = log.planEntry(at: e.at)
+      if let actuals = set.actuals { entry.apply(actuals) }
+      log.setEntries = (log.setEntries ?? []) + [entry]
+      log.currentStateIndex = log.setEntries?.count ?? 0
+      log.sets = max(log.sets, log.currentStateIndex)
+      log.updatedAt = e.at
+      sources.append(
+        EntryProvenance(
+          kind: set.actuals == nil ? .cursorOnly : .recorded,
+          eventID: e.id,
+          device: e.device,
+          original: entry,
+          adjustments: []))
+    case .setAdjusted(let adjustment):
+      guard
+        let index = sources.firstIndex(where: {
+          $0.eventID == adjustment.setEventID && $0.kind != .filledFromPlan
+        }),
+        var entries = log.setEntries, index < entries.count
+      else { return "no recorded set '\(adjustment.setEventID)' in log '\(log.id)'" }
+      entries[index].apply(adjustment.actuals)
+      log.setEntries = entries
+      sources[index].adjustments.append(e.id)
+      log.updatedAt = e.at
+    case .setAdded:
+      guard !log.status.isResolved else { return "log '\(log.id)' is \(log.status.rawValue)" }
+      log.sets += 1
+      log.updatedAt = e.at
+    case .logCompleted:
+      guard log.status != .completed else { return "log '\(log.id)' is completed already" }
+      let before = log.setEntries?.count ?? 0
+      log.transition(to: .completed, at: e.at)
+      for entry in (log.setEntries ?? []).dropFirst(before) {
+        sources.append(
+          EntryProvenance(
+            kind: .filledFromPlan, eventID: e.id, device: e.device, original: entry, adjustments: []))
+      }
+    case .logSkipped:
+      guard log.status != .skipped else { return "log '\(log.id)' is skipped already" }
+      log.transition(to: .skipped, at: e.at)
+    case .logReset:
+      guard log.status != .notStarted else { return "log '\(log.id)' is not started" }
+      log.transition(to: .notStarted, at: e.at)
+      sources = []
+    default:
+      return "not a log event"
+    }
+    return nil
+  }
+}
+
+extension SetEntry {
+  /// Overrides the fields `actuals` gives.
+  mutating func apply(_ actuals: SetActuals) {
+    if let reps = actuals.reps { self.reps = reps }
+    if let weight = actuals.weight { self.weight = weight }
+    if let seconds = actuals.seconds { self.seconds = seconds }
+  }
+}
