@@ -22,16 +22,60 @@ public enum DocumentCoder {
   /// that names the file and the field.
   ///
   /// - Throws: ``DocumentError`` when the bytes are not a valid `T`.
-  public static func decode<T: Decodable>(_ type: T.Type, from data: Data, file: String) throws -> T {
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .iso8601
+  public static func decode<T: Decodable>(_ type: T.Type, from data: Data, file: String) throws -> T
+  {
     do {
-      return try decoder.decode(type, from: data)
+      return try decoder(dates: .iso8601).decode(type, from: data)
     } catch let error as DecodingError {
-      throw DocumentError(file: file, reason: DocumentError.describe(error))
+      throw DocumentError(
+        file: file,
+        reason: DocumentError.describe(locatingDates(error, type, data))
+      )
     } catch {
       throw DocumentError(file: file, reason: "\(error)")
     }
+  }
+
+  private static func decoder(dates: JSONDecoder.DateDecodingStrategy) -> JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = dates
+    return decoder
+  }
+
+  /// Names the field of a malformed ISO-8601 date.
+  ///
+  /// Foundation reports such a date at the path of the object holding it,
+  /// without the field's key. Decoding again with a strategy that
+  /// checks each date the same way, but from the date's own decoder, names it.
+  private static func locatingDates<T: Decodable>(
+    _ error: DecodingError,
+    _ type: T.Type,
+    _ data: Data
+  ) -> DecodingError {
+    guard case .dataCorrupted(let context) = error, context.debugDescription.contains("ISO8601")
+    else { return error }
+    let locating = decoder(
+      dates: .custom { decoder in
+        let container = try decoder.singleValueContainer()
+        let string = try container.decode(String.self)
+        let fragment = try JSONEncoder().encode([string])
+        guard
+          let date = try? Self.decoder(dates: .iso8601).decode([Date].self, from: fragment).first
+        else {
+          throw DecodingError.dataCorruptedError(
+            in: container,
+            debugDescription: "expected an ISO-8601 date, got \(string.debugDescription)"
+          )
+        }
+        return date
+      }
+    )
+    do {
+      _ = try locating.decode(type, from: data)
+    } catch let located as DecodingError {
+      return located
+    } catch {}
+    return error
   }
 }
 

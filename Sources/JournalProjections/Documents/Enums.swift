@@ -40,7 +40,9 @@ public enum MetricSource: String, Codable, Sendable, CaseIterable {
   case phoneEstimate
 }
 
-/// The unit weights are displayed in. Display only: never stored in documents,
+/// The unit weights are displayed in.
+///
+/// Display only: never stored in documents,
 /// and stored weights are never rewritten when it changes.
 public enum WeightUnit: String, Sendable, CaseIterable {
   case lb
@@ -57,11 +59,12 @@ public enum WeightUnit: String, Sendable, CaseIterable {
   }
 
   /// A weight without unit: whole values without a decimal point, others in
-  /// the shortest form that reads back as the same value.
+  /// the shortest form that reads back as the same value (as documents print
+  /// them, except that negative zero reads `0`).
   public static func number(_ value: Double) -> String {
-    if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
-      return String(Int64(value))
-    }
-    return "\(value)"
+    if value == 0 { return "0" }
+    var text = value.description
+    if text.hasSuffix(".0") { text.removeLast(2) }
+    return text
   }
 }

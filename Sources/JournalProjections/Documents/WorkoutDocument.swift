@@ -1,6 +1,8 @@
 import Foundation
 
-/// One performed set. Which fields are set follows the log's ``LoadType``:
+/// One performed set.
+///
+/// Which fields are set follows the log's ``LoadType``:
 /// weight → reps and weight; none → reps; duration → seconds.
 public struct SetEntry: Codable, Sendable, Hashable {
   public var reps: Int?

@@ -6,15 +6,17 @@ extension WorkoutLogDocument {
   /// Moves the log to `newStatus`, keeping the set entries consistent with it.
   ///
   /// - `.completed` fills the missing tail of ``setEntries`` up to ``sets`` with
-  ///   plan-default entries (recorded entries are never overwritten) and stamps
+  ///   plan-default entries (recorded entries are never overwritten), moves the
+  ///   progress cursor to at least the number of entries, and stamps
   ///   ``completedAt`` (the last move to completed wins).
-  /// - `.notStarted` clears the entries, the progress cursor, ``startedAt`` and
-  ///   ``completedAt``: a reset log reads as never started.
+  /// - `.notStarted` clears the entries and the progress cursor (a reset).
   /// - `.inProgress` stamps ``startedAt`` the first time only.
   /// - `.skipped` keeps partial entries.
   ///
-  /// Every real change of status stamps ``updatedAt``. Moving to the current
-  /// status changes nothing.
+  /// ``startedAt`` and ``completedAt`` are history, as the schema defines them
+  /// (the first move to in-progress, the last move to completed): no move
+  /// clears them, not even a reset. Every real change of status stamps
+  /// ``updatedAt``; moving to the current status changes nothing.
   public mutating func transition(to newStatus: WorkoutStatus, at date: Date) {
     guard newStatus != status else { return }
     status = newStatus
@@ -23,17 +25,14 @@ extension WorkoutLogDocument {
     case .notStarted:
       setEntries = nil
       currentStateIndex = 0
-      startedAt = nil
-      completedAt = nil
     case .inProgress:
       if startedAt == nil { startedAt = date }
-      completedAt = nil
     case .completed:
       fillSetEntries(upTo: sets, at: date)
       currentStateIndex = max(currentStateIndex, setEntries?.count ?? 0)
       completedAt = date
     case .skipped:
-      completedAt = nil
+      break
     }
   }
 
