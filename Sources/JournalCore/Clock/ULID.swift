@@ -1,0 +1,126 @@
+/// A universally unique lexicographically sortable identifier.
+///
+/// 128 bits: a 48-bit Unix time in milliseconds followed by 80 bits of randomness, written as
+/// 26 characters of Crockford base32 (`0-9A-Z` without `I L O U`), uppercase. The string order
+/// is the time order, then the random order.
+///
+/// ```swift
+/// let id = ULID("01ARZ3NDEKTSV4RRFFQ69G5FAV")
+/// id?.milliseconds  // 1469922850259
+/// ```
+public struct ULID: Sendable, Hashable, Comparable, CustomStringConvertible,
+  LosslessStringConvertible
+{
+  /// The time (48 bits) and the 16 high bits of the randomness.
+  public let high: UInt64
+  /// The 64 low bits of the randomness.
+  public let low: UInt64
+
+  /// Creates an identifier from its two 64-bit halves.
+  public init(high: UInt64, low: UInt64) {
+    self.high = high
+    self.low = low
+  }
+
+  /// Creates an identifier from a time and 80 bits of randomness.
+  ///
+  /// - Parameters:
+  ///   - milliseconds: The Unix time in milliseconds; only the low 48 bits are kept.
+  ///   - randomHigh: The 16 high bits of the randomness.
+  ///   - randomLow: The 64 low bits of the randomness.
+  public init(milliseconds: UInt64, randomHigh: UInt16, randomLow: UInt64) {
+    high = (milliseconds & 0xFFFF_FFFF_FFFF) << 16 | UInt64(randomHigh)
+    low = randomLow
+  }
+
+  /// Parses the canonical form.
+  ///
+  /// The canonical form is exactly 26 uppercase Crockford base32 characters whose first
+  /// character is at most `7`. Returns nil for anything else.
+  public init?(_ description: String) {
+    var high: UInt64 = 0
+    var low: UInt64 = 0
+    var count = 0
+    for byte in description.utf8 {
+      guard count < 26, let value = ULID.decodeTable[Int(byte)] else { return nil }
+      if count == 0 && value > 7 { return nil }
+      // Shift the 128-bit number left by 5 and add the digit.
+      high = high << 5 | low >> 59
+      low = low << 5 | UInt64(value)
+      count += 1
+    }
+    guard count == 26 else { return nil }
+    self.init(high: high, low: low)
+  }
+
+  /// The Unix time in milliseconds.
+  public var milliseconds: UInt64 { high >> 16 }
+
+  public var description: String {
+    var characters = [UInt8](repeating: 0, count: 26)
+    var high = high
+    var low = low
+    for index in stride(from: 25, through: 0, by: -1) {
+      characters[index] = ULID.alphabet[Int(low & 0x1F)]
+      low = low >> 5 | high << 59
+      high >>= 5
+    }
+    return String(decoding: characters, as: UTF8.self)
+  }
+
+  public static func < (lhs: ULID, rhs: ULID) -> Bool {
+    (lhs.high, lhs.low) < (rhs.high, rhs.low)
+  }
+
+  private static let alphabet: [UInt8] = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)
+
+  private static let decodeTable: [UInt8?] = {
+    var table = [UInt8?](repeating: nil, count: 256)
+    for (value, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(value) }
+    return table
+  }()
+}
+
+/// Makes ``ULID``s that increase strictly, even within one millisecond.
+///
+/// The randomness comes from an injected generator, so a seeded generator gives the same
+/// identifiers on every run. When asked for a time at or before the previous identifier's time
+/// (several ids in one millisecond, or a clock that stepped back), the generator keeps the
+/// previous time and adds one to the previous randomness.
+public struct ULIDGenerator: Sendable {
+  private var random: any RandomNumberGenerator & Sendable
+  private var last: ULID?
+
+  /// Creates a generator drawing randomness from `random`.
+  public init(random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) {
+    self.random = random
+  }
+
+  /// Returns an identifier greater than every one returned before.
+  ///
+  /// - Parameter milliseconds: The Unix time in milliseconds to stamp, usually "now".
+  /// - Returns: A new identifier.
+  public mutating func next(milliseconds: Int64) -> ULID {
+    let time = UInt64(max(0, milliseconds))
+    if let last, time <= last.milliseconds {
+      let (low, carry) = last.low.addingReportingOverflow(1)
+      let (high, _) = last.high.addingReportingOverflow(carry ? 1 : 0)
+      let next = ULID(high: high, low: low)
+      self.last = next
+      return next
+    }
+    let next = ULID(
+      milliseconds: time,
+      randomHigh: UInt16(truncatingIfNeeded: random.next()),
+      randomLow: random.next()
+    )
+    last = next
+    return next
+  }
+
+  /// Makes every later identifier greater than `id`, such as the last one stored.
+  public mutating func observe(_ id: ULID) {
+    if let last, last >= id { return }
+    last = id
+  }
+}

@@ -1,0 +1,253 @@
+// MARK: - Encoding
+
+/// The bytes every record line ends with before its checksum digits: `,"crc":"`.
+let checksumPrefix: [UInt8] = Array(#","crc":""#.utf8)
+/// The length of a line's checksum suffix `,"crc":"xxxxxxxx"}`.
+let checksumSuffixLength = 18
+
+/// A record line being written: its bytes (with the newline) and the decoded record.
+struct EncodedRecord {
+  var line: [UInt8]
+  var record: EventRecord
+}
+
+extension EventRecord {
+  /// Encodes a record line in the canonical key order, with its checksum and newline.
+  ///
+  /// - Throws: ``JournalError`` of kind ``JournalError/Kind/invalidValue`` when the payload
+  ///   holds a number JSON cannot represent.
+  static func encode(
+    id: ULID,
+    device: String,
+    sequence: UInt64,
+    time: HybridTime,
+    event: NewEvent,
+    previousHash: SHA256Digest,
+    location: RecordLocation
+  ) throws(JournalError) -> EncodedRecord {
+    var line: [UInt8] = []
+    line.reserveCapacity(256)
+    line.append(contentsOf: #"{"id":""#.utf8)
+    line.append(contentsOf: id.description.utf8)
+    line.append(contentsOf: #"","dev":"#.utf8)
+    appendJSONString(device, to: &line)
+    line.append(contentsOf: #","seq":"#.utf8)
+    appendDecimal(sequence, to: &line)
+    line.append(contentsOf: #","ms":"#.utf8)
+    appendDecimal(time.milliseconds, to: &line)
+    line.append(contentsOf: #","lc":"#.utf8)
+    appendDecimal(time.counter, to: &line)
+    line.append(contentsOf: #","stream":"#.utf8)
+    appendJSONString(event.stream, to: &line)
+    line.append(contentsOf: #","type":"#.utf8)
+    appendJSONString(event.type, to: &line)
+    line.append(contentsOf: #","v":"#.utf8)
+    appendDecimal(event.version, to: &line)
+    line.append(contentsOf: #","data":"#.utf8)
+    try event.payload.serialize(into: &line)
+    line.append(contentsOf: #","prev":""#.utf8)
+    line.append(contentsOf: previousHash.hexBytes)
+    line.append(UInt8(ascii: "\""))
+    let crc = CRC32C.checksum(line)
+    line.append(contentsOf: checksumPrefix)
+    for shift in stride(from: 28, through: 0, by: -4) {
+      line.append(hexDigits[Int((crc >> UInt32(shift)) & 0xF)])
+    }
+    line.append(contentsOf: #""}"#.utf8)
+    let hash = SHA256.hash(line)
+    line.append(UInt8(ascii: "\n"))
+    let record = EventRecord(
+      id: id,
+      device: device,
+      sequence: sequence,
+      time: time,
+      stream: event.stream,
+      type: event.type,
+      version: event.version,
+      payload: event.payload,
+      previousHash: previousHash,
+      hash: hash,
+      location: location
+    )
+    return EncodedRecord(line: line, record: record)
+  }
+}
+
+// MARK: - Decoding
+
+/// Why a stored line could not be used.
+struct RecordFailure: Error, Equatable {
+  var cause: String
+}
+
+extension EventRecord {
+  /// Decodes one line (without its newline): checks the checksum, then the envelope.
+  ///
+  /// Keys may come in any order and unknown keys are ignored; only the checksum must be the
+  /// last 18 bytes.
+  static func decode(
+    line: UnsafeRawBufferPointer,
+    location: RecordLocation
+  ) throws(RecordFailure) -> EventRecord {
+    guard !line.isEmpty else { throw RecordFailure(cause: "empty line") }
+    try verifyChecksum(line)
+    var parser = JSONParser(line)
+    do {
+      return try decodeEnvelope(&parser, line: line, location: location)
+    } catch let failure as JSONParser.Failure {
+      throw RecordFailure(cause: "malformed JSON at byte \(failure.offset): \(failure.reason)")
+    } catch let failure as RecordFailure {
+      throw failure
+    } catch {
+      throw RecordFailure(cause: "\(error)")
+    }
+  }
+
+  /// Checks the `,"crc":"xxxxxxxx"}` suffix against the CRC32C of the bytes before it.
+  static func verifyChecksum(_ line: UnsafeRawBufferPointer) throws(RecordFailure) {
+    let count = line.count
+    guard count > checksumSuffixLength else { throw RecordFailure(cause: "missing checksum") }
+    let suffixStart = count - checksumSuffixLength
+    for (offset, byte) in checksumPrefix.enumerated() where line[suffixStart + offset] != byte {
+      throw RecordFailure(cause: "missing checksum")
+    }
+    guard line[count - 2] == UInt8(ascii: "\""), line[count - 1] == UInt8(ascii: "}") else {
+      throw RecordFailure(cause: "missing checksum")
+    }
+    var stored: UInt32 = 0
+    for position in (suffixStart + checksumPrefix.count)..<(count - 2) {
+      guard let nibble = lowercaseHexValue(line[position]) else {
+        throw RecordFailure(cause: "malformed checksum")
+      }
+      stored = stored << 4 | UInt32(nibble)
+    }
+    let computed = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: line[0..<suffixStart]))
+    guard stored == computed else {
+      throw RecordFailure(
+        cause: "checksum mismatch (stored \(hex8(stored)), computed \(hex8(computed)))"
+      )
+    }
+  }
+
+  private static func decodeEnvelope(
+    _ parser: inout JSONParser,
+    line: UnsafeRawBufferPointer,
+    location: RecordLocation
+  ) throws -> EventRecord {
+    var id: ULID?
+    var device: String?
+    var sequence: UInt64?
+    var milliseconds: Int64?
+    var counter: UInt32?
+    var stream: String?
+    var type: String?
+    var version: Int?
+    var payload: JSONValue?
+    var previousHash: SHA256Digest?
+    var seen: Set<String> = []
+
+    try parser.expect(UInt8(ascii: "{"))
+    var done = false
+    while !done {
+      parser.skipWhitespace()
+      guard parser.peek() == UInt8(ascii: "\"") else {
+        throw parser.fail("expected a string key, found \(parser.describeByte())")
+      }
+      let key = try parser.parseString()
+      parser.skipWhitespace()
+      guard seen.insert(key).inserted else { throw RecordFailure(cause: "duplicate key '\(key)'") }
+      try parser.expect(UInt8(ascii: ":"))
+      parser.skipWhitespace()
+      let value = try parser.parseValue()
+      parser.skipWhitespace()
+      switch key {
+      case "id":
+        guard let text = value.stringValue, let parsed = ULID(text) else {
+          throw RecordFailure(cause: "'id' is not a ULID")
+        }
+        id = parsed
+      case "dev":
+        guard let text = value.stringValue, EventLog.isValidDeviceName(text) else {
+          throw RecordFailure(cause: "'dev' is not a device name")
+        }
+        device = text
+      case "seq":
+        guard case .int(let number) = value, number >= 1 else {
+          throw RecordFailure(cause: "'seq' is not a positive integer")
+        }
+        sequence = UInt64(number)
+      case "ms":
+        guard case .int(let number) = value else {
+          throw RecordFailure(cause: "'ms' is not an integer")
+        }
+        milliseconds = number
+      case "lc":
+        guard case .int(let number) = value, let fitting = UInt32(exactly: number) else {
+          throw RecordFailure(cause: "'lc' is not a 32-bit unsigned integer")
+        }
+        counter = fitting
+      case "stream":
+        guard let text = value.stringValue, !text.isEmpty else {
+          throw RecordFailure(cause: "'stream' is not a non-empty string")
+        }
+        stream = text
+      case "type":
+        guard let text = value.stringValue, !text.isEmpty else {
+          throw RecordFailure(cause: "'type' is not a non-empty string")
+        }
+        type = text
+      case "v":
+        guard case .int(let number) = value, number >= 1, let fitting = Int(exactly: number) else {
+          throw RecordFailure(cause: "'v' is not a positive integer")
+        }
+        version = fitting
+      case "data":
+        guard case .object = value else { throw RecordFailure(cause: "'data' is not an object") }
+        payload = value
+      case "prev":
+        guard let text = value.stringValue, let digest = SHA256Digest(hexString: text) else {
+          throw RecordFailure(cause: "'prev' is not 64 lowercase hex digits")
+        }
+        previousHash = digest
+      default:
+        break  // "crc" was checked on the raw bytes; unknown keys are for future versions.
+      }
+      switch parser.peek() {
+      case UInt8(ascii: ","): parser.index += 1
+      case UInt8(ascii: "}"):
+        parser.index += 1
+        done = true
+      default: throw parser.fail("expected ',' or '}', found \(parser.describeByte())")
+      }
+    }
+    guard parser.index == line.count else {
+      throw parser.fail("unexpected \(parser.describeByte()) after the record")
+    }
+    guard let id, let device, let sequence, let milliseconds, let counter, let stream, let type,
+      let version, let payload, let previousHash
+    else {
+      let required = ["id", "dev", "seq", "ms", "lc", "stream", "type", "v", "data", "prev"]
+      let missing = required.filter { !seen.contains($0) }
+      throw RecordFailure(cause: "missing key '\(missing.first ?? "?")'")
+    }
+    return EventRecord(
+      id: id,
+      device: device,
+      sequence: sequence,
+      time: HybridTime(milliseconds: milliseconds, counter: counter),
+      stream: stream,
+      type: type,
+      version: version,
+      payload: payload,
+      previousHash: previousHash,
+      hash: SHA256.hash(line),
+      location: location
+    )
+  }
+}
+
+/// Eight lowercase hex digits.
+func hex8(_ value: UInt32) -> String {
+  let digits = String(value, radix: 16, uppercase: false)
+  return String(repeating: "0", count: 8 - digits.count) + digits
+}

@@ -1,0 +1,73 @@
+/// One stored event: a line of a device's segment file, decoded.
+///
+/// See `docs/OnDiskFormat.md` for the bytes. Records are produced by ``DeviceWriter`` and by
+/// the readers of ``EventLog``; they are values and do not keep their file open.
+public struct EventRecord: Sendable, Hashable {
+  /// The event's unique id.
+  public var id: ULID
+  /// The device that wrote the record (the folder it is stored in).
+  public var device: String
+  /// The record's number in its device's log: 1, 2, 3… with no gaps, across segments.
+  public var sequence: UInt64
+  /// The hybrid clock reading when it was written; the merge order's first key.
+  public var time: HybridTime
+  /// The stream, such as `workout:<ULID>`.
+  public var stream: String
+  /// The stable event type string.
+  public var type: String
+  /// The payload's schema version.
+  public var version: Int
+  /// The payload object, as stored.
+  public var payload: JSONValue
+  /// The SHA-256 of the previous record's line of the same device (``SHA256Digest/zero`` for
+  /// the first).
+  public var previousHash: SHA256Digest
+  /// The SHA-256 of this record's line without its newline: the next record's
+  /// ``previousHash``.
+  public var hash: SHA256Digest
+  /// Where the record is stored.
+  public var location: RecordLocation
+
+  /// Creates a record value; records are normally read or written, not made by hand.
+  public init(
+    id: ULID,
+    device: String,
+    sequence: UInt64,
+    time: HybridTime,
+    stream: String,
+    type: String,
+    version: Int,
+    payload: JSONValue,
+    previousHash: SHA256Digest,
+    hash: SHA256Digest,
+    location: RecordLocation
+  ) {
+    self.id = id
+    self.device = device
+    self.sequence = sequence
+    self.time = time
+    self.stream = stream
+    self.type = type
+    self.version = version
+    self.payload = payload
+    self.previousHash = previousHash
+    self.hash = hash
+    self.location = location
+  }
+}
+
+/// The place of a record: a file relative to the journal folder and a 1-based line.
+public struct RecordLocation: Sendable, Hashable, CustomStringConvertible {
+  /// The segment file, relative to the journal folder, such as `devices/phone/000001.jsonl`.
+  public var file: String
+  /// The 1-based line number in ``file``.
+  public var line: Int
+
+  /// Creates a location.
+  public init(file: String, line: Int) {
+    self.file = file
+    self.line = line
+  }
+
+  public var description: String { "\(file):\(line)" }
+}

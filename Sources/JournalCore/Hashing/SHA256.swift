@@ -1,0 +1,230 @@
+/// SHA-256 (FIPS 180-4), written out because Linux has no system crypto module for Swift.
+///
+/// Feed bytes with ``update(_:)`` and call ``finalize()``, or hash a buffer in one call with
+/// ``hash(_:)``. The hasher allocates once, for its partial-block buffer; whole blocks are
+/// compressed straight from the caller's memory.
+///
+/// ```swift
+/// let digest = SHA256.hash(Array("abc".utf8))
+/// digest.hexString  // "ba7816bf…"
+/// ```
+public struct SHA256: Sendable {
+  private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+    0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a,
+    0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
+  )
+  private var pending: [UInt8] = []
+  private var length: UInt64 = 0
+
+  /// Creates a hasher with no input.
+  public init() {}
+
+  /// Hashes `bytes` in one call.
+  public static func hash(_ bytes: some Sequence<UInt8>) -> SHA256Digest {
+    var hasher = SHA256()
+    hasher.update(bytes)
+    return hasher.finalize()
+  }
+
+  /// Hashes the memory in `buffer` in one call.
+  public static func hash(_ buffer: UnsafeRawBufferPointer) -> SHA256Digest {
+    var hasher = SHA256()
+    hasher.update(buffer)
+    return hasher.finalize()
+  }
+
+  /// Adds `bytes` to the message.
+  public mutating func update(_ bytes: some Sequence<UInt8>) {
+    let done: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
+    if done == nil {
+      let copy = Array(bytes)
+      copy.withUnsafeBytes { update($0) }
+    }
+  }
+
+  /// Adds the memory in `buffer` to the message.
+  public mutating func update(_ buffer: UnsafeRawBufferPointer) {
+    guard !buffer.isEmpty else { return }
+    length &+= UInt64(buffer.count)
+    var offset = 0
+    if !pending.isEmpty {
+      let take = min(64 - pending.count, buffer.count)
+      pending.append(contentsOf: buffer[0..<take])
+      offset = take
+      guard pending.count == 64 else { return }
+      let block = pending
+      block.withUnsafeBytes { compress($0, blocks: 1) }
+      pending.removeAll(keepingCapacity: true)
+    }
+    let whole = (buffer.count - offset) / 64
+    if whole > 0 {
+      compress(
+        UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + whole * 64]),
+        blocks: whole
+      )
+      offset += whole * 64
+    }
+    if offset < buffer.count {
+      pending.append(contentsOf: buffer[offset...])
+    }
+  }
+
+  /// Pads the message and returns its digest.
+  ///
+  /// The hasher must not be used afterwards.
+  public mutating func finalize() -> SHA256Digest {
+    let bitLength = length &* 8
+    var tail = pending
+    tail.append(0x80)
+    while tail.count % 64 != 56 { tail.append(0) }
+    for shift in stride(from: 56, through: 0, by: -8) {
+      tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+    }
+    tail.withUnsafeBytes { compress($0, blocks: $0.count / 64) }
+    pending.removeAll()
+    let s = state
+    return SHA256Digest(words: (s.0, s.1, s.2, s.3, s.4, s.5, s.6, s.7))
+  }
+
+  // MARK: - Compression
+
+  private mutating func compress(_ data: UnsafeRawBufferPointer, blocks: Int) {
+    var (h0, h1, h2, h3, h4, h5, h6, h7) = state
+    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+      SHA256.roundConstants.withUnsafeBufferPointer { k in
+        for block in 0..<blocks {
+          let base = block * 64
+          for i in 0..<16 {
+            let o = base + i * 4
+            w[i] =
+              UInt32(data[o]) << 24 | UInt32(data[o + 1]) << 16 | UInt32(data[o + 2]) << 8
+              | UInt32(data[o + 3])
+          }
+          for i in 16..<64 {
+            let x = w[i - 15]
+            let y = w[i - 2]
+            let s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x >> 3)
+            let s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >> 10)
+            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+          }
+          var a = h0
+          var b = h1
+          var c = h2
+          var d = h3
+          var e = h4
+          var f = h5
+          var g = h6
+          var h = h7
+          for i in 0..<64 {
+            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+            let ch = (e & f) ^ (~e & g)
+            let t1 = h &+ s1 &+ ch &+ k[i] &+ w[i]
+            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+            let maj = (a & b) ^ (a & c) ^ (b & c)
+            let t2 = s0 &+ maj
+            h = g
+            g = f
+            f = e
+            e = d &+ t1
+            d = c
+            c = b
+            b = a
+            a = t1 &+ t2
+          }
+          h0 &+= a
+          h1 &+= b
+          h2 &+= c
+          h3 &+= d
+          h4 &+= e
+          h5 &+= f
+          h6 &+= g
+          h7 &+= h
+        }
+      }
+    }
+    state = (h0, h1, h2, h3, h4, h5, h6, h7)
+  }
+
+  private static let roundConstants: [UInt32] = [
+    0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4,
+    0xab1c_5ed5, 0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe,
+    0x9bdc_06a7, 0xc19b_f174, 0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f,
+    0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da, 0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7,
+    0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967, 0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc,
+    0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85, 0xa2bf_e8a1, 0xa81a_664b,
+    0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070, 0x19a4_c116,
+    0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
+    0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7,
+    0xc671_78f2,
+  ]
+}
+
+@inline(__always)
+private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
+
+/// A 32-byte SHA-256 digest, written as 64 lowercase hexadecimal digits.
+public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
+  private var w0, w1, w2, w3, w4, w5, w6, w7: UInt32
+
+  /// The digest of nothing but zeros: the `prev` of a device's first record.
+  public static let zero = SHA256Digest(words: (0, 0, 0, 0, 0, 0, 0, 0))
+
+  init(words: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)) {
+    (w0, w1, w2, w3, w4, w5, w6, w7) = words
+  }
+
+  /// Parses 64 lowercase hexadecimal digits; nil for anything else.
+  public init?(hexString: some StringProtocol) {
+    let utf8 = Array(hexString.utf8)
+    guard utf8.count == 64 else { return nil }
+    var words = [UInt32](repeating: 0, count: 8)
+    for (index, byte) in utf8.enumerated() {
+      guard let nibble = lowercaseHexValue(byte) else { return nil }
+      words[index / 8] = words[index / 8] << 4 | UInt32(nibble)
+    }
+    self.init(
+      words: (words[0], words[1], words[2], words[3], words[4], words[5], words[6], words[7])
+    )
+  }
+
+  /// The 32 bytes of the digest, most significant first.
+  public var bytes: [UInt8] {
+    var result: [UInt8] = []
+    result.reserveCapacity(32)
+    for word in [w0, w1, w2, w3, w4, w5, w6, w7] {
+      result.append(contentsOf: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> $0) })
+    }
+    return result
+  }
+
+  /// The 64 lowercase hexadecimal digits of the digest.
+  public var hexString: String { String(decoding: hexBytes, as: UTF8.self) }
+
+  public var description: String { hexString }
+
+  /// The ASCII bytes of ``hexString``.
+  var hexBytes: [UInt8] {
+    var result = [UInt8](repeating: 0, count: 64)
+    var index = 0
+    for word in [w0, w1, w2, w3, w4, w5, w6, w7] {
+      for shift in stride(from: 28, through: 0, by: -4) {
+        result[index] = hexDigits[Int((word >> UInt32(shift)) & 0xF)]
+        index += 1
+      }
+    }
+    return result
+  }
+}
+
+/// The lowercase hexadecimal digits, as ASCII bytes.
+let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+/// The value of a lowercase hexadecimal digit, nil for any other byte.
+@inline(__always)
+func lowercaseHexValue(_ byte: UInt8) -> UInt8? {
+  switch byte {
+  case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+  case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+  default: nil
+  }
+}

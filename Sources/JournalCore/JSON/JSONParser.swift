@@ -1,0 +1,365 @@
+/// A strict RFC 8259 parser over UTF-8 bytes, producing ``JSONValue``s.
+///
+/// Numbers with neither fraction nor exponent that fit in `Int64` become `.int`; all others
+/// become `.double` (correctly rounded). Duplicate object keys, unpaired surrogates, invalid
+/// UTF-8, control characters in strings, leading zeros and trailing commas are rejected.
+/// Nesting deeper than ``maximumDepth`` is rejected so hostile input cannot exhaust the stack.
+struct JSONParser {
+  /// Arrays and objects nested deeper than this are rejected.
+  static let maximumDepth = 512
+
+  /// Why parsing stopped, and where.
+  struct Failure: Error {
+    var offset: Int
+    var reason: String
+  }
+
+  let bytes: UnsafeRawBufferPointer
+  var index = 0
+  private var depth = 0
+
+  init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+  /// Parses a whole document: one value with optional surrounding whitespace.
+  mutating func parseDocument() throws(Failure) -> JSONValue {
+    skipWhitespace()
+    let value = try parseValue()
+    skipWhitespace()
+    guard index == bytes.count else { throw fail("unexpected \(describeByte()) after the value") }
+    return value
+  }
+
+  // MARK: - Values
+
+  mutating func parseValue() throws(Failure) -> JSONValue {
+    guard index < bytes.count else { throw fail("unexpected end of input") }
+    switch bytes[index] {
+    case UInt8(ascii: "{"): return try parseObject()
+    case UInt8(ascii: "["): return try parseArray()
+    case UInt8(ascii: "\""): return .string(try parseString())
+    case UInt8(ascii: "t"):
+      try expectLiteral("true")
+      return .bool(true)
+    case UInt8(ascii: "f"):
+      try expectLiteral("false")
+      return .bool(false)
+    case UInt8(ascii: "n"):
+      try expectLiteral("null")
+      return .null
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+    default: throw fail("unexpected \(describeByte())")
+    }
+  }
+
+  private mutating func parseObject() throws(Failure) -> JSONValue {
+    try enterContainer()
+    index += 1
+    var members: [String: JSONValue] = [:]
+    skipWhitespace()
+    if peek() == UInt8(ascii: "}") {
+      index += 1
+      depth -= 1
+      return .object(members)
+    }
+    while true {
+      skipWhitespace()
+      guard peek() == UInt8(ascii: "\"") else {
+        throw fail("expected a string key, found \(describeByte())")
+      }
+      let keyOffset = index
+      let key = try parseString()
+      skipWhitespace()
+      try expect(UInt8(ascii: ":"))
+      skipWhitespace()
+      let value = try parseValue()
+      if members.updateValue(value, forKey: key) != nil {
+        throw Failure(offset: keyOffset, reason: "duplicate key '\(key)'")
+      }
+      skipWhitespace()
+      switch peek() {
+      case UInt8(ascii: ","): index += 1
+      case UInt8(ascii: "}"):
+        index += 1
+        depth -= 1
+        return .object(members)
+      default: throw fail("expected ',' or '}', found \(describeByte())")
+      }
+    }
+  }
+
+  private mutating func parseArray() throws(Failure) -> JSONValue {
+    try enterContainer()
+    index += 1
+    var elements: [JSONValue] = []
+    skipWhitespace()
+    if peek() == UInt8(ascii: "]") {
+      index += 1
+      depth -= 1
+      return .array(elements)
+    }
+    while true {
+      skipWhitespace()
+      elements.append(try parseValue())
+      skipWhitespace()
+      switch peek() {
+      case UInt8(ascii: ","): index += 1
+      case UInt8(ascii: "]"):
+        index += 1
+        depth -= 1
+        return .array(elements)
+      default: throw fail("expected ',' or ']', found \(describeByte())")
+      }
+    }
+  }
+
+  private mutating func enterContainer() throws(Failure) {
+    depth += 1
+    if depth > JSONParser.maximumDepth {
+      throw fail("nesting deeper than \(JSONParser.maximumDepth) levels")
+    }
+  }
+
+  // MARK: - Numbers
+
+  mutating func parseNumber() throws(Failure) -> JSONValue {
+    let start = index
+    var negative = false
+    if peek() == UInt8(ascii: "-") {
+      negative = true
+      index += 1
+    }
+    guard let first = peek(), isDigit(first) else {
+      throw fail("expected a digit, found \(describeByte())")
+    }
+    if first == UInt8(ascii: "0") {
+      index += 1
+      if let next = peek(), isDigit(next) { throw fail("leading zero in a number") }
+    } else {
+      while let byte = peek(), isDigit(byte) { index += 1 }
+    }
+    var isInteger = true
+    if peek() == UInt8(ascii: ".") {
+      isInteger = false
+      index += 1
+      guard let byte = peek(), isDigit(byte) else { throw fail("expected a digit after '.'") }
+      while let byte = peek(), isDigit(byte) { index += 1 }
+    }
+    if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+      isInteger = false
+      index += 1
+      if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
+      guard let byte = peek(), isDigit(byte) else { throw fail("expected a digit in the exponent") }
+      while let byte = peek(), isDigit(byte) { index += 1 }
+    }
+    if isInteger, let value = integerValue(from: negative ? start + 1 : start, to: index, negative)
+    {
+      return .int(value)
+    }
+    let text = String(
+      decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]),
+      as: UTF8.self
+    )
+    guard let value = Double(text), value.isFinite else {
+      throw Failure(offset: start, reason: "number '\(text)' is out of range")
+    }
+    return .double(value)
+  }
+
+  /// The digits in `start..<end` as an Int64, or nil when they overflow.
+  private func integerValue(from start: Int, to end: Int, _ negative: Bool) -> Int64? {
+    // Accumulate negatively so that Int64.min is representable.
+    var value: Int64 = 0
+    for position in start..<end {
+      let digit = Int64(bytes[position] &- UInt8(ascii: "0"))
+      let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+      let (next, overflow2) = times.subtractingReportingOverflow(digit)
+      if overflow1 || overflow2 { return nil }
+      value = next
+    }
+    if negative { return value }
+    return value == Int64.min ? nil : -value
+  }
+
+  // MARK: - Strings
+
+  /// Parses a string starting at the opening quote.
+  mutating func parseString() throws(Failure) -> String {
+    index += 1
+    let start = index
+    // Fast path: no escapes, plain ASCII.
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        let result = String(
+          decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]),
+          as: UTF8.self
+        )
+        index += 1
+        return result
+      }
+      if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+      index += 1
+    }
+    var scalars = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+    while true {
+      guard index < bytes.count else { throw fail("unterminated string") }
+      let byte = bytes[index]
+      switch byte {
+      case UInt8(ascii: "\""):
+        index += 1
+        return String(decoding: scalars, as: UTF8.self)
+      case UInt8(ascii: "\\"):
+        index += 1
+        try appendEscape(to: &scalars)
+      case 0..<0x20:
+        throw fail("unescaped control character \(describeByte()) in a string")
+      case 0x80...:
+        try appendUTF8Sequence(to: &scalars)
+      default:
+        scalars.append(byte)
+        index += 1
+      }
+    }
+  }
+
+  private mutating func appendEscape(to output: inout [UInt8]) throws(Failure) {
+    guard let byte = peek() else { throw fail("unterminated string") }
+    index += 1
+    switch byte {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(byte)
+    case UInt8(ascii: "b"): output.append(0x08)
+    case UInt8(ascii: "f"): output.append(0x0C)
+    case UInt8(ascii: "n"): output.append(0x0A)
+    case UInt8(ascii: "r"): output.append(0x0D)
+    case UInt8(ascii: "t"): output.append(0x09)
+    case UInt8(ascii: "u"):
+      let escapeStart = index - 2
+      var scalar = try parseHex4()
+      if (0xD800...0xDBFF).contains(scalar) {
+        guard peek() == UInt8(ascii: "\\"), index + 1 < bytes.count,
+          bytes[index + 1] == UInt8(ascii: "u")
+        else { throw Failure(offset: escapeStart, reason: "unpaired surrogate in a string") }
+        index += 2
+        let low = try parseHex4()
+        guard (0xDC00...0xDFFF).contains(low) else {
+          throw Failure(offset: escapeStart, reason: "unpaired surrogate in a string")
+        }
+        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+      } else if (0xDC00...0xDFFF).contains(scalar) {
+        throw Failure(offset: escapeStart, reason: "unpaired surrogate in a string")
+      }
+      guard let unicode = Unicode.Scalar(scalar) else {
+        throw Failure(offset: escapeStart, reason: "invalid unicode escape")
+      }
+      output.append(contentsOf: String(Character(unicode)).utf8)
+    default:
+      index -= 1
+      throw fail("invalid escape '\\\(Character(Unicode.Scalar(byte)))'")
+    }
+  }
+
+  private mutating func parseHex4() throws(Failure) -> UInt32 {
+    guard index + 4 <= bytes.count else { throw fail("truncated unicode escape") }
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      let byte = bytes[index]
+      let nibble: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = byte - UInt8(ascii: "A") + 10
+      default: throw fail("invalid hex digit \(describeByte()) in a unicode escape")
+      }
+      value = value << 4 | UInt32(nibble)
+      index += 1
+    }
+    return value
+  }
+
+  /// Validates one multi-byte UTF-8 sequence (RFC 3629: no overlongs, no surrogates).
+  private mutating func appendUTF8Sequence(to output: inout [UInt8]) throws(Failure) {
+    let lead = bytes[index]
+    let count: Int
+    var lowerBound: UInt8 = 0x80
+    var upperBound: UInt8 = 0xBF
+    switch lead {
+    case 0xC2...0xDF: count = 2
+    case 0xE0:
+      count = 3
+      lowerBound = 0xA0
+    case 0xE1...0xEC, 0xEE...0xEF: count = 3
+    case 0xED:
+      count = 3
+      upperBound = 0x9F
+    case 0xF0:
+      count = 4
+      lowerBound = 0x90
+    case 0xF1...0xF3: count = 4
+    case 0xF4:
+      count = 4
+      upperBound = 0x8F
+    default: throw fail("invalid UTF-8")
+    }
+    guard index + count <= bytes.count else { throw fail("invalid UTF-8") }
+    let second = bytes[index + 1]
+    guard second >= lowerBound && second <= upperBound else { throw fail("invalid UTF-8") }
+    for offset in 2..<max(count, 2) where bytes[index + offset] & 0xC0 != 0x80 {
+      throw fail("invalid UTF-8")
+    }
+    output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index..<index + count]))
+    index += count
+  }
+
+  // MARK: - Helpers
+
+  @inline(__always)
+  func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+
+  @inline(__always)
+  mutating func skipWhitespace() {
+    while index < bytes.count {
+      switch bytes[index] {
+      case 0x20, 0x0A, 0x0D, 0x09: index += 1
+      default: return
+      }
+    }
+  }
+
+  mutating func expect(_ byte: UInt8) throws(Failure) {
+    guard peek() == byte else {
+      throw fail("expected '\(Character(Unicode.Scalar(byte)))', found \(describeByte())")
+    }
+    index += 1
+  }
+
+  private mutating func expectLiteral(_ literal: StaticString) throws(Failure) {
+    let start = index
+    let count = literal.utf8CodeUnitCount
+    guard index + count <= bytes.count,
+      memcmpEqual(literal.utf8Start, bytes.baseAddress.map { $0 + index }, count)
+    else { throw Failure(offset: start, reason: "invalid literal") }
+    index += count
+  }
+
+  func fail(_ reason: String) -> Failure { Failure(offset: index, reason: reason) }
+
+  /// The byte at the current position, for messages.
+  func describeByte() -> String {
+    guard let byte = peek() else { return "end of input" }
+    if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+    return "byte 0x\(String(byte, radix: 16, uppercase: false))"
+  }
+}
+
+@inline(__always)
+private func isDigit(_ byte: UInt8) -> Bool {
+  byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+}
+
+private func memcmpEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafeRawPointer?, _ count: Int) -> Bool {
+  guard let b else { return false }
+  for offset in 0..<count where a[offset] != b.load(fromByteOffset: offset, as: UInt8.self) {
+    return false
+  }
+  return true
+}

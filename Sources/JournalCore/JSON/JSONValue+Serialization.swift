@@ -1,0 +1,99 @@
+// MARK: - Canonical serialization
+
+extension JSONValue {
+  /// The canonical, compact JSON text of the value, as UTF-8 bytes.
+  ///
+  /// The form is deterministic, so equal values give equal bytes:
+  /// - no whitespace;
+  /// - object keys sorted by the bytes of their UTF-8 form;
+  /// - strings escape only `"` and `\` (as `\"`, `\\`) and control characters U+0000–U+001F
+  ///   (`\b \f \n \r \t`, others as `\u00xx` with lowercase hex); everything else, `/` and
+  ///   non-ASCII included, is written as UTF-8;
+  /// - ``int(_:)`` as plain decimal digits;
+  /// - ``double(_:)`` as Swift's `Double.description`: the shortest digits that round-trip,
+  ///   always with a `.` or an exponent (`45.0`, `0.1`, `-0.0`, `1e+16`, `5e-324`), so it
+  ///   parses back as a double.
+  ///
+  /// `JSONValue.parse(value.serialized()) == value` for every value this accepts.
+  ///
+  /// - Throws: ``JournalError`` of kind ``JournalError/Kind/invalidValue`` for a NaN or
+  ///   infinite double, which JSON cannot represent.
+  public func serialized() throws -> [UInt8] {
+    var output: [UInt8] = []
+    output.reserveCapacity(64)
+    try serialize(into: &output)
+    return output
+  }
+
+  /// The canonical, compact JSON text of the value; see ``serialized()``.
+  ///
+  /// - Throws: ``JournalError`` of kind ``JournalError/Kind/invalidValue`` for a NaN or
+  ///   infinite double.
+  public func serializedString() throws -> String {
+    String(decoding: try serialized(), as: UTF8.self)
+  }
+
+  /// Appends the canonical form of the value to `output`.
+  func serialize(into output: inout [UInt8]) throws(JournalError) {
+    switch self {
+    case .null: output.append(contentsOf: "null".utf8)
+    case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
+    case .int(let value): appendDecimal(value, to: &output)
+    case .double(let value):
+      guard value.isFinite else {
+        throw JournalError(.invalidValue, "cannot store the number '\(value)' in JSON")
+      }
+      output.append(contentsOf: value.description.utf8)
+    case .string(let value): appendJSONString(value, to: &output)
+    case .array(let elements):
+      output.append(UInt8(ascii: "["))
+      for (index, element) in elements.enumerated() {
+        if index > 0 { output.append(UInt8(ascii: ",")) }
+        try element.serialize(into: &output)
+      }
+      output.append(UInt8(ascii: "]"))
+    case .object(let members):
+      output.append(UInt8(ascii: "{"))
+      let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+      for (index, key) in keys.enumerated() {
+        if index > 0 { output.append(UInt8(ascii: ",")) }
+        appendJSONString(key, to: &output)
+        output.append(UInt8(ascii: ":"))
+        // Keys come from the dictionary, so the lookup cannot fail.
+        try (members[key] ?? .null).serialize(into: &output)
+      }
+      output.append(UInt8(ascii: "}"))
+    }
+  }
+}
+
+/// Appends `value` in decimal.
+func appendDecimal(_ value: some BinaryInteger, to output: inout [UInt8]) {
+  if value >= 0 && value < 10 {
+    output.append(UInt8(ascii: "0") + UInt8(value))
+    return
+  }
+  output.append(contentsOf: String(value).utf8)
+}
+
+/// Appends `string` as a JSON string literal with the canonical minimal escaping.
+func appendJSONString(_ string: String, to output: inout [UInt8]) {
+  output.append(UInt8(ascii: "\""))
+  for byte in string.utf8 {
+    switch byte {
+    case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+    case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+    case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+    case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+    case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+    case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+    case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+    case 0..<0x20:
+      output.append(contentsOf: "\\u00".utf8)
+      output.append(hexDigits[Int(byte >> 4)])
+      output.append(hexDigits[Int(byte & 0xF)])
+    default: output.append(byte)
+    }
+  }
+  output.append(UInt8(ascii: "\""))
+}

@@ -1,0 +1,386 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one writer of a device's log: appends records durably, in batches.
+///
+/// Open it with ``EventLog/openWriter(device:options:)``. While it is open it holds an
+/// exclusive OS lock (`flock`) on the device's `.lock` file, so another process, or another
+/// writer in this process, waits for it up to ``Options/lockTimeout`` and then fails.
+///
+/// Opening repairs the device's tail: a torn last record, left by a crash in the middle of
+/// an append, is cut off and kept in a side file (see ``recoveryNotices``).
+///
+/// ```swift
+/// let writer = try log.openWriter(device: "phone")
+/// let records = try writer.append([event1, event2])  // one fdatasync for both
+/// writer.close()
+/// ```
+///
+/// The writer is safe to use from several threads; appends are serialized.
+public final class DeviceWriter: @unchecked Sendable {
+  /// How a writer behaves.
+  public struct Options: Sendable {
+    /// The size at which a segment is sealed and the next append starts a new one.
+    ///
+    /// A segment is larger only when one batch alone is larger. Default 4 MiB.
+    public var segmentSizeLimit: Int
+    /// Whether appends wait for stable storage.
+    ///
+    /// Default ``Durability/full``.
+    public var durability: Durability
+    /// How long to wait for another writer of the device to finish, in seconds.
+    ///
+    /// Default 5.
+    public var lockTimeout: Double
+    /// The wall clock in Unix milliseconds.
+    ///
+    /// Default: the system clock.
+    public var wallClock: @Sendable () -> Int64
+    /// The randomness of generated event ids.
+    ///
+    /// Default: the system's generator.
+    public var random: any RandomNumberGenerator & Sendable
+
+    /// Creates options; every parameter has a safe default.
+    public init(
+      segmentSizeLimit: Int = 4 << 20,
+      durability: Durability = .full,
+      lockTimeout: Double = 5,
+      wallClock: @escaping @Sendable () -> Int64 = {
+        Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+      },
+      random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+    ) {
+      self.segmentSizeLimit = segmentSizeLimit
+      self.durability = durability
+      self.lockTimeout = lockTimeout
+      self.wallClock = wallClock
+      self.random = random
+    }
+  }
+
+  /// The device this writer appends to.
+  public let device: String
+  /// The repairs made while opening, each reported once.
+  public let recoveryNotices: [RecoveryNotice]
+
+  private let log: EventLog
+  private let options: Options
+  private let fileIO: any FileIO
+  private let folder: String
+  private let mutex = NSLock()
+
+  private var lockDescriptor: Int32
+  private var segmentDescriptor: Int32?
+  private var segmentNumber: Int
+  private var segmentSize: Int
+  private var lineCount: Int
+  private var lastSequenceValue: UInt64
+  private var lastHash: SHA256Digest
+  private var clock: HybridLogicalClock
+  private var ids: ULIDGenerator
+  private var failure: JournalError?
+
+  init(log: EventLog, device: String, options: Options) throws {
+    try EventLog.validateDeviceName(device)
+    let opened = try DeviceWriter.openDevice(log: log, device: device, options: options)
+    let state = opened.state
+    self.log = log
+    self.device = device
+    self.options = options
+    self.fileIO = log.fileIO
+    self.folder = log.deviceFolder(device).path
+    self.lockDescriptor = opened.lockDescriptor
+    self.segmentDescriptor = opened.segmentDescriptor
+    self.recoveryNotices = state.notices
+    self.segmentNumber = state.segmentNumber
+    self.segmentSize = state.segmentSize
+    self.lineCount = state.lineCount
+    self.lastSequenceValue = state.lastRecord?.sequence ?? 0
+    self.lastHash = state.lastRecord?.hash ?? .zero
+    self.clock = HybridLogicalClock(last: state.lastRecord?.time ?? .zero)
+    var ids = ULIDGenerator(random: options.random)
+    if let lastID = state.lastRecord?.id { ids.observe(lastID) }
+    self.ids = ids
+  }
+
+  /// Creates the device folder, takes the lock, repairs the tail and opens the last segment.
+  private static func openDevice(
+    log: EventLog,
+    device: String,
+    options: Options
+  ) throws -> (lockDescriptor: Int32, segmentDescriptor: Int32?, state: RecoveredState) {
+    let fileIO = log.fileIO
+    let folder = log.deviceFolder(device)
+    let devices = folder.deletingLastPathComponent().path
+    let lockPath = folder.appendingPathComponent(Segment.lockFileName).path
+    let lockDescriptor: Int32
+    do {
+      if try fileIO.makeDirectory(devices, mode: 0o700) {
+        try fileIO.syncDirectory(log.url.path)
+      }
+      if try fileIO.makeDirectory(folder.path, mode: 0o700) {
+        try fileIO.syncDirectory(devices)
+      }
+      lockDescriptor = try fileIO.open(
+        lockPath,
+        flags: O_RDWR | O_CREAT | O_CLOEXEC,
+        mode: 0o600
+      )
+    } catch {
+      throw error.journalError()
+    }
+    do {
+      try waitForLock(
+        fileIO,
+        lockDescriptor,
+        path: lockPath,
+        device: device,
+        timeout: options.lockTimeout
+      )
+      let state = try recover(log: log, device: device, options: options)
+      var segmentDescriptor: Int32?
+      if state.segmentNumber > 0 {
+        let path = folder.appendingPathComponent(Segment.fileName(state.segmentNumber)).path
+        segmentDescriptor = try fileIO.open(
+          path,
+          flags: O_WRONLY | O_APPEND | O_CLOEXEC,
+          mode: 0o600
+        )
+      }
+      return (lockDescriptor, segmentDescriptor, state)
+    } catch {
+      fileIO.close(lockDescriptor)
+      if let failure = error as? SystemFailure { throw failure.journalError() }
+      throw error
+    }
+  }
+
+  deinit { closeFiles() }
+
+  // MARK: - State
+
+  /// The sequence number of the device's last record, 0 when it has none.
+  public var lastSequence: UInt64 { mutex.withLock { lastSequenceValue } }
+
+  /// The clock reading of the device's last record; new records sort after it.
+  public var lastTime: HybridTime { mutex.withLock { clock.last } }
+
+  /// Makes every later record sort after `time`, such as the newest event seen from another
+  /// device.
+  public func observe(_ time: HybridTime) {
+    mutex.withLock { clock.observe(time) }
+  }
+
+  /// Releases the lock and the files.
+  ///
+  /// Appending afterwards throws.
+  public func close() {
+    mutex.withLock {
+      if failure == nil {
+        failure = JournalError(.writerClosed, "the writer for device '\(device)' is closed")
+      }
+      closeFiles()
+    }
+  }
+
+  private func closeFiles() {
+    if let segmentDescriptor { fileIO.close(segmentDescriptor) }
+    segmentDescriptor = nil
+    if lockDescriptor >= 0 { fileIO.close(lockDescriptor) }
+    lockDescriptor = -1
+  }
+
+  // MARK: - Appending
+
+  /// Appends one event; see ``append(_:notBefore:)-(NewEvent,_)``.
+  ///
+  /// - Throws: ``JournalError``; nothing is appended when it throws.
+  @discardableResult
+  public func append(_ event: NewEvent, notBefore: HybridTime? = nil) throws -> EventRecord {
+    try append([event], notBefore: notBefore)[0]
+  }
+
+  /// Appends a batch of events with one flush to stable storage (group commit).
+  ///
+  /// The records are returned only after their bytes are durable (with
+  /// ``Durability/full``). If anything fails, nothing is acknowledged and the segment is cut
+  /// back to its previous length; a writer that cannot cut back refuses further appends and
+  /// must be reopened, which repairs the tail.
+  ///
+  /// - Parameters:
+  ///   - events: The events, in order. Validated before anything is written.
+  ///   - notBefore: A clock reading every new record must follow.
+  /// - Returns: The stored records, in order.
+  /// - Throws: ``JournalError`` of kind ``JournalError/Kind/invalidEvent``,
+  ///   ``JournalError/Kind/invalidValue``, ``JournalError/Kind/io`` or
+  ///   ``JournalError/Kind/writerClosed``.
+  /// - Complexity: O(n) in the batch's bytes, plus one `fdatasync`.
+  @discardableResult
+  public func append(_ events: [NewEvent], notBefore: HybridTime? = nil) throws -> [EventRecord] {
+    try mutex.withLock { () throws -> [EventRecord] in
+      if let failure { throw failure }
+      guard !events.isEmpty else { return [] }
+      for event in events { try DeviceWriter.validate(event) }
+
+      var clock = self.clock
+      var ids = self.ids
+      var sequence = lastSequenceValue
+      var previous = lastHash
+      var bytes: [UInt8] = []
+      var records: [EventRecord] = []
+      records.reserveCapacity(events.count)
+      for event in events {
+        let time = clock.tick(wall: options.wallClock(), notBefore: notBefore)
+        sequence += 1
+        let encoded = try EventRecord.encode(
+          id: event.id ?? ids.next(milliseconds: time.milliseconds),
+          device: device,
+          sequence: sequence,
+          time: time,
+          event: event,
+          previousHash: previous,
+          location: RecordLocation(file: "", line: 0)
+        )
+        previous = encoded.record.hash
+        bytes.append(contentsOf: encoded.line)
+        records.append(encoded.record)
+      }
+      // A batch goes whole into one segment, so that it needs one flush.
+      if segmentDescriptor == nil
+        || (segmentSize > 0 && segmentSize + bytes.count > options.segmentSizeLimit)
+      {
+        try startSegment(segmentNumber + 1)
+      }
+      let file = log.relativePath(device: device, file: Segment.fileName(segmentNumber))
+      for index in records.indices {
+        records[index].location = RecordLocation(file: file, line: lineCount + 1 + index)
+      }
+      try writeDurably(bytes)
+      self.clock = clock
+      self.ids = ids
+      lastSequenceValue = sequence
+      lastHash = previous
+      segmentSize += bytes.count
+      lineCount += events.count
+      return records
+    }
+  }
+
+  private static func validate(_ event: NewEvent) throws {
+    guard !event.stream.isEmpty else {
+      throw JournalError(.invalidEvent, "event stream is empty")
+    }
+    guard !event.type.isEmpty else {
+      throw JournalError(.invalidEvent, "event type is empty")
+    }
+    guard event.version >= 1 else {
+      throw JournalError(
+        .invalidEvent,
+        "event '\(event.type)' has version \(event.version); versions start at 1"
+      )
+    }
+    guard case .object = event.payload else {
+      throw JournalError(.invalidEvent, "payload of event '\(event.type)' is not an object")
+    }
+  }
+
+  /// Creates segment `number` and makes it the current one; the previous one is sealed.
+  private func startSegment(_ number: Int) throws {
+    guard number <= Segment.maximumNumber else {
+      throw JournalError(.io, file: folder, "the device has no segment numbers left")
+    }
+    let path = "\(folder)/\(Segment.fileName(number))"
+    do {
+      let descriptor = try fileIO.open(
+        path,
+        flags: O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC,
+        mode: 0o600
+      )
+      if let segmentDescriptor { fileIO.close(segmentDescriptor) }
+      segmentDescriptor = descriptor
+      segmentNumber = number
+      segmentSize = 0
+      lineCount = 0
+      if options.durability.syncs { try fileIO.syncDirectory(folder) }
+    } catch {
+      let file = log.relativePath(device: device, file: Segment.fileName(number))
+      throw error.journalError(file: file)
+    }
+  }
+
+  /// Writes `bytes` at the end of the current segment and flushes them; on failure, cuts the
+  /// segment back to its previous length.
+  private func writeDurably(_ bytes: [UInt8]) throws {
+    guard let descriptor = segmentDescriptor else {
+      throw JournalError(.writerClosed, "the writer for device '\(device)' has no segment")
+    }
+    let name = Segment.fileName(segmentNumber)
+    let path = "\(folder)/\(name)"
+    let relative = log.relativePath(device: device, file: name)
+    do {
+      try fileIO.writeAll(descriptor, bytes, path: path)
+      if options.durability.syncs { try fileIO.sync(descriptor, path: path) }
+    } catch {
+      let writeFailure = error
+      let error = writeFailure.journalError(file: relative)
+      do {
+        try fileIO.truncate(descriptor, to: Int64(segmentSize), path: path)
+      } catch {
+        let cause = error.journalError(file: relative).message
+        failure = JournalError(
+          .writerClosed,
+          file: relative,
+          "the writer for device '\(device)' could not undo a failed append (\(cause)); reopen it"
+        )
+      }
+      if writeFailure.operation == "sync" && failure == nil {
+        // After a failed flush the kernel's page cache can no longer be trusted.
+        failure = JournalError(
+          .writerClosed,
+          file: relative,
+          "the writer for device '\(device)' failed to flush; reopen it"
+        )
+      }
+      throw error
+    }
+  }
+
+  // MARK: - Locking
+
+  private static func waitForLock(
+    _ fileIO: any FileIO,
+    _ descriptor: Int32,
+    path: String,
+    device: String,
+    timeout: Double
+  ) throws {
+    let deadline = ProcessInfo.processInfo.systemUptime + max(0, timeout)
+    var pause: UInt32 = 1_000
+    while true {
+      if try fileIO.tryLock(descriptor, path: path) { return }
+      if ProcessInfo.processInfo.systemUptime >= deadline {
+        throw JournalError(
+          .deviceLocked,
+          "device '\(device)' is locked by another writer; gave up after "
+            + "\(timeout.formatted()) s"
+        )
+      }
+      usleep(pause)
+      pause = min(pause * 2, 20_000)
+    }
+  }
+}
+
+extension Double {
+  fileprivate func formatted() -> String {
+    self == rounded() ? String(Int(self)) : String(self)
+  }
+}

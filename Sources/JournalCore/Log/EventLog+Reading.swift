@@ -1,0 +1,214 @@
+import Foundation
+
+/// One device's records, in order, as far as they can be trusted.
+public struct DeviceHistory: Sendable {
+  /// The device.
+  public var device: String
+  /// Its records in file order (sequence 1, 2, 3…), up to any corruption.
+  public var records: [EventRecord]
+  /// Torn tails that were not read.
+  public var notices: [RecoveryNotice]
+  /// The corruption that ended the history early, if any: nothing after it was used.
+  public var stoppedBy: JournalError?
+}
+
+/// Every device's records merged in one deterministic order.
+public struct JournalHistory: Sendable {
+  /// The records, ordered by (`ms`, `lc`, device, sequence), each event id once.
+  public var records: [EventRecord]
+  /// Records skipped because an earlier record had the same event id.
+  public var duplicates: [Duplicate]
+  /// Torn tails that were not read, for every device.
+  public var notices: [RecoveryNotice]
+  /// Devices whose history stopped early at a corrupt record.
+  public var errors: [JournalError]
+
+  /// A record whose event id was already handed on.
+  public struct Duplicate: Sendable, Hashable, CustomStringConvertible {
+    /// The repeated event id.
+    public var id: ULID
+    /// Where the record that was handed on is stored.
+    public var kept: RecordLocation
+    /// Where the skipped copy is stored.
+    public var skipped: RecordLocation
+
+    public var description: String {
+      "\(skipped): note: duplicate of event '\(id)' at \(kept); skipped"
+    }
+  }
+}
+
+extension EventLog {
+  // MARK: - Writing
+
+  /// Opens the writer of `device`, creating its folder if needed.
+  ///
+  /// Waits up to ``DeviceWriter/Options/lockTimeout`` for another writer of the device to
+  /// close, then repairs a torn tail (see ``DeviceWriter/recoveryNotices``).
+  ///
+  /// - Throws: ``JournalError`` of kind ``JournalError/Kind/invalidDeviceName``,
+  ///   ``JournalError/Kind/deviceLocked``, ``JournalError/Kind/corruptRecord`` or
+  ///   ``JournalError/Kind/io``.
+  public func openWriter(
+    device: String,
+    options: DeviceWriter.Options = DeviceWriter.Options()
+  ) throws -> DeviceWriter {
+    try DeviceWriter(log: self, device: device, options: options)
+  }
+
+  // MARK: - Reading
+
+  /// Reads the records of `device` in order.
+  ///
+  /// Never modifies a file.
+  /// Each line's checksum and envelope are checked; hash links and sequence numbers are left
+  /// to ``verify()``. A torn tail of the last segment is not read and is reported as a
+  /// notice. A bad record before it ends the history there (``DeviceHistory/stoppedBy``).
+  ///
+  /// - Throws: ``JournalError`` of kind ``JournalError/Kind/invalidDeviceName`` or
+  ///   ``JournalError/Kind/io``.
+  /// - Complexity: O(n) in the device's bytes.
+  public func readDevice(_ device: String) throws -> DeviceHistory {
+    try EventLog.validateDeviceName(device)
+    var history = DeviceHistory(device: device, records: [], notices: [], stoppedBy: nil)
+    let folder = deviceFolder(device)
+    let listing = try DeviceFolderListing(folder: folder)
+    for (index, segment) in listing.segments.enumerated() {
+      let relative = relativePath(device: device, file: segment.name)
+      let bytes: [UInt8]
+      do {
+        bytes = try fileIO.readFile(folder.appendingPathComponent(segment.name).path)
+      } catch {
+        throw error.journalError(file: relative)
+      }
+      let isLast = index == listing.segments.count - 1
+      let stop = bytes.withUnsafeBytes { buffer in
+        readSegment(
+          buffer,
+          file: relative,
+          device: device,
+          isLast: isLast,
+          into: &history
+        )
+      }
+      if stop { break }
+    }
+    return history
+  }
+
+  /// Decodes one segment into `history`; returns true when the history must stop.
+  private func readSegment(
+    _ buffer: UnsafeRawBufferPointer,
+    file: String,
+    device: String,
+    isLast: Bool,
+    into history: inout DeviceHistory
+  ) -> Bool {
+    let lines = segmentLines(buffer)
+    var end = lines.count
+    if isLast {
+      let tail = findTail(buffer, lines: lines, file: file)
+      if let first = tail.firstTornLine {
+        end = first
+        history.notices.append(
+          RecoveryNotice(
+            kind: .tornTailNotRead,
+            file: file,
+            line: lines[first].number,
+            byteCount: buffer.count - tail.validEnd,
+            sideFile: nil,
+            cause: tail.cause ?? "bad record"
+          )
+        )
+      }
+    }
+    history.records.reserveCapacity(history.records.count + end)
+    for line in lines[0..<end] {
+      guard line.isTerminated else {
+        history.stoppedBy = JournalError(
+          .corruptRecord,
+          file: file,
+          line: line.number,
+          "segment ends in a partial line but a later segment exists"
+        )
+        return true
+      }
+      do throws(RecordFailure) {
+        let record = try EventRecord.decode(
+          line: UnsafeRawBufferPointer(rebasing: buffer[line.range]),
+          location: RecordLocation(file: file, line: line.number)
+        )
+        guard record.device == device else {
+          throw RecordFailure(
+            cause: "record names device '\(record.device)' but is stored in '\(device)'"
+          )
+        }
+        history.records.append(record)
+      } catch {
+        history.stoppedBy = JournalError(
+          .corruptRecord,
+          file: file,
+          line: line.number,
+          error.cause
+        )
+        return true
+      }
+    }
+    return false
+  }
+
+  /// Reads every device and merges them by (`ms`, `lc`, device, sequence).
+  ///
+  /// The result depends only on the files' contents, not on the order the folders are
+  /// listed in. Each device's records keep their file order. A record whose event id was
+  /// already handed on (a redelivered event) is skipped and listed in
+  /// ``JournalHistory/duplicates``. Never modifies a file.
+  ///
+  /// - Throws: ``JournalError`` of kind ``JournalError/Kind/io``.
+  /// - Complexity: O(n × d) for n records on d devices.
+  public func readHistory() throws -> JournalHistory {
+    let devices = try deviceNames().map { try readDevice($0) }
+    return EventLog.merge(devices)
+  }
+
+  /// Merges device histories; see ``readHistory()``.
+  static func merge(_ devices: [DeviceHistory]) -> JournalHistory {
+    let devices = devices.sorted { $0.device.utf8.lexicographicallyPrecedes($1.device.utf8) }
+    var result = JournalHistory(
+      records: [],
+      duplicates: [],
+      notices: devices.flatMap(\.notices),
+      errors: devices.compactMap(\.stoppedBy)
+    )
+    let total = devices.reduce(0) { $0 + $1.records.count }
+    result.records.reserveCapacity(total)
+    var seen: [ULID: RecordLocation] = [:]
+    seen.reserveCapacity(total)
+    var positions = [Int](repeating: 0, count: devices.count)
+    while true {
+      // Pick the smallest head; ties on time go to the smaller device name (earlier index).
+      var best: Int?
+      for index in devices.indices where positions[index] < devices[index].records.count {
+        guard let current = best else {
+          best = index
+          continue
+        }
+        let candidate = devices[index].records[positions[index]]
+        let leader = devices[current].records[positions[current]]
+        if candidate.time < leader.time { best = index }
+      }
+      guard let index = best else { break }
+      let record = devices[index].records[positions[index]]
+      positions[index] += 1
+      if let kept = seen[record.id] {
+        result.duplicates.append(
+          JournalHistory.Duplicate(id: record.id, kept: kept, skipped: record.location)
+        )
+      } else {
+        seen[record.id] = record.location
+        result.records.append(record)
+      }
+    }
+    return result
+  }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+extension EventLog {
+  /// Checks every record of every device and lists every problem.
+  ///
+  /// Never modifies a file.
+  /// Checked: each line's checksum and envelope; that each record names its own device;
+  /// sequence numbers 1, 2, 3… with no gap or repeat across segments; each `prev` is the
+  /// SHA-256 of the previous line; clock readings strictly increase within a device; event
+  /// ids are unique across the journal; torn tails; partial lines and empty files in sealed
+  /// segments; missing segment numbers; files and folders the format does not expect.
+  ///
+  /// After a bad line, checking resumes at the next line without expectations, so one
+  /// damaged record is reported once, not again as a broken link on the next one.
+  ///
+  /// - Throws: ``JournalError`` of kind ``JournalError/Kind/io`` when a file cannot be read.
+  /// - Complexity: O(n) in the journal's bytes.
+  public func verify() throws -> VerificationReport {
+    var verifier = Verifier(log: self)
+    try verifier.run()
+    return verifier.report
+  }
+}
+
+/// The state of one ``EventLog/verify()`` walk.
+private struct Verifier {
+  let log: EventLog
+  var report = VerificationReport(problems: [], notes: [], recordCount: 0, deviceCount: 0)
+  var firstSeen: [ULID: RecordLocation] = [:]
+
+  // What the next record of the current device must continue from; nil after a bad line.
+  var expected: (sequence: UInt64, hash: SHA256Digest, time: HybridTime?)?
+
+  init(log: EventLog) { self.log = log }
+
+  mutating func run() throws {
+    let devicesFolder = log.url.appendingPathComponent(EventLog.devicesFolderName)
+    let names: [String] =
+      isDirectory(devicesFolder)
+      ? (try? FileManager.default.contentsOfDirectory(atPath: devicesFolder.path)) ?? [] : []
+    for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+      let path = "\(EventLog.devicesFolderName)/\(name)"
+      guard EventLog.isValidDeviceName(name) else {
+        if !name.hasPrefix(".") {
+          problem(path, nil, "'\(name)' is not a valid device name")
+        }
+        continue
+      }
+      guard isDirectory(devicesFolder.appendingPathComponent(name)) else {
+        problem(path, nil, "not a folder")
+        continue
+      }
+      report.deviceCount += 1
+      try verifyDevice(name)
+    }
+  }
+
+  private mutating func verifyDevice(_ device: String) throws {
+    let folder = log.deviceFolder(device)
+    let listing = try DeviceFolderListing(folder: folder)
+    for name in listing.unexpected {
+      problem(log.relativePath(device: device, file: name), nil, "unexpected file")
+    }
+    for name in listing.sideFiles {
+      report.notes.append(
+        VerificationReport.Problem(
+          file: log.relativePath(device: device, file: name),
+          line: nil,
+          cause: "torn tail set aside earlier"
+        )
+      )
+    }
+    expected = (0, .zero, nil)
+    for (index, segment) in listing.segments.enumerated() {
+      let relative = log.relativePath(device: device, file: segment.name)
+      if segment.number != index + 1 {
+        let missing = (index + 1..<segment.number).map { Segment.fileName($0) }
+        problem(relative, nil, "missing segment \(missing.joined(separator: ", "))")
+        expected = nil
+      }
+      let bytes: [UInt8]
+      do {
+        bytes = try log.fileIO.readFile(folder.appendingPathComponent(segment.name).path)
+      } catch {
+        throw error.journalError(file: relative)
+      }
+      let isLast = index == listing.segments.count - 1
+      bytes.withUnsafeBytes { buffer in
+        verifySegment(buffer, file: relative, device: device, isLast: isLast)
+      }
+    }
+  }
+
+  private mutating func verifySegment(
+    _ buffer: UnsafeRawBufferPointer,
+    file: String,
+    device: String,
+    isLast: Bool
+  ) {
+    let lines = segmentLines(buffer)
+    if lines.isEmpty && !isLast { problem(file, nil, "empty sealed segment") }
+    let tail = isLast ? findTail(buffer, lines: lines, file: file) : nil
+    for (index, line) in lines.enumerated() {
+      if let tail, let first = tail.firstTornLine, index >= first {
+        let size = buffer.count - tail.validEnd
+        problem(file, line.number, "torn tail of \(size) bytes: \(tail.cause ?? "bad record")")
+        return
+      }
+      guard line.isTerminated else {
+        problem(file, line.number, "partial line (no newline) in a sealed segment")
+        expected = nil
+        continue
+      }
+      let record: EventRecord
+      do throws(RecordFailure) {
+        record = try EventRecord.decode(
+          line: UnsafeRawBufferPointer(rebasing: buffer[line.range]),
+          location: RecordLocation(file: file, line: line.number)
+        )
+      } catch {
+        problem(file, line.number, error.cause)
+        expected = nil
+        continue
+      }
+      report.recordCount += 1
+      check(record, device: device)
+    }
+  }
+
+  private mutating func check(_ record: EventRecord, device: String) {
+    let file = record.location.file
+    let line = record.location.line
+    if record.device != device {
+      problem(file, line, "record names device '\(record.device)' but is stored in '\(device)'")
+    }
+    if let expected {
+      if record.sequence != expected.sequence + 1 {
+        let what = record.sequence <= expected.sequence ? "repeats or goes back" : "skips"
+        problem(
+          file,
+          line,
+          "sequence \(record.sequence) \(what) after \(expected.sequence); "
+            + "expected \(expected.sequence + 1)"
+        )
+      }
+      if record.previousHash != expected.hash {
+        problem(file, line, "hash chain broken: 'prev' is not the hash of the previous record")
+      }
+      if let time = expected.time, record.time <= time {
+        problem(file, line, "clock goes backwards: \(record.time) is not after \(time)")
+      }
+    }
+    if let first = firstSeen[record.id] {
+      problem(file, line, "duplicate event id '\(record.id)' (first at \(first))")
+    } else {
+      firstSeen[record.id] = record.location
+    }
+    expected = (record.sequence, record.hash, record.time)
+  }
+
+  private mutating func problem(_ file: String, _ line: Int?, _ cause: String) {
+    report.problems.append(VerificationReport.Problem(file: file, line: line, cause: cause))
+  }
+}

@@ -1,0 +1,147 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A failed system call: the errno, what was attempted and on which path.
+struct SystemFailure: Error, Equatable {
+  var code: Int32
+  var operation: String
+  var path: String
+
+  /// The failure as a ``JournalError`` of kind ``JournalError/Kind/io``.
+  func journalError(file: String? = nil) -> JournalError {
+    JournalError(.io, file: file ?? path, "cannot \(operation): \(systemMessage(code))")
+  }
+}
+
+/// The operating system's text for `code`, with a lowercase first letter.
+func systemMessage(_ code: Int32) -> String {
+  guard let text = strerror(code) else { return "error \(code)" }
+  let message = String(cString: text)
+  return message.prefix(1).lowercased() + message.dropFirst()
+}
+
+/// The system calls the log's writer makes: a seam so tests can inject failures.
+///
+/// Every call that can fail throws ``SystemFailure`` with the errno. ``write(_:_:path:)`` may
+/// write fewer bytes than asked (a short write); the caller loops.
+protocol FileIO: Sendable {
+  /// Opens (and maybe creates) a file; returns its descriptor.
+  func open(_ path: String, flags: Int32, mode: UInt32) throws(SystemFailure) -> Int32
+  /// Closes a descriptor, ignoring errors.
+  func close(_ descriptor: Int32)
+  /// Writes some of `buffer` at the end of the file; returns how many bytes were written.
+  func write(
+    _ descriptor: Int32,
+    _ buffer: UnsafeRawBufferPointer,
+    path: String
+  )
+    throws(SystemFailure) -> Int
+  /// Reads up to `buffer.count` bytes at `offset`; returns how many were read (0 at the end).
+  func read(
+    _ descriptor: Int32,
+    into buffer: UnsafeMutableRawBufferPointer,
+    at offset: Int64,
+    path: String
+  ) throws(SystemFailure) -> Int
+  /// The file's size in bytes.
+  func size(_ descriptor: Int32, path: String) throws(SystemFailure) -> Int64
+  /// Cuts the file to `length` bytes.
+  func truncate(_ descriptor: Int32, to length: Int64, path: String) throws(SystemFailure)
+  /// Makes the file's data durable: `fdatasync` on Linux, `F_FULLFSYNC` on Apple platforms.
+  func sync(_ descriptor: Int32, path: String) throws(SystemFailure)
+  /// Makes a directory's entries (new files, renames) durable.
+  func syncDirectory(_ path: String) throws(SystemFailure)
+  /// Tries to take an exclusive `flock` without waiting; false when another holder has it.
+  func tryLock(_ descriptor: Int32, path: String) throws(SystemFailure) -> Bool
+  /// Creates a directory; false when it exists already.
+  func makeDirectory(_ path: String, mode: UInt32) throws(SystemFailure) -> Bool
+  /// Renames a file, replacing any file at `destination`.
+  func rename(_ source: String, to destination: String) throws(SystemFailure)
+}
+
+// MARK: - Helpers over the seam
+
+extension FileIO {
+  /// Writes all of `buffer`, looping over short writes.
+  func writeAll(
+    _ descriptor: Int32,
+    _ buffer: UnsafeRawBufferPointer,
+    path: String
+  )
+    throws(SystemFailure)
+  {
+    var offset = 0
+    while offset < buffer.count {
+      let written = try write(
+        descriptor,
+        UnsafeRawBufferPointer(rebasing: buffer[offset...]),
+        path: path
+      )
+      guard written > 0 else { throw SystemFailure(code: EIO, operation: "write", path: path) }
+      offset += written
+    }
+  }
+
+  /// Writes all of `bytes`, looping over short writes.
+  func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws(SystemFailure) {
+    var offset = 0
+    while offset < bytes.count {
+      let written = try bytes.withUnsafeBytes { buffer in
+        Result { () throws(SystemFailure) -> Int in
+          try write(descriptor, UnsafeRawBufferPointer(rebasing: buffer[offset...]), path: path)
+        }
+      }.get()
+      guard written > 0 else { throw SystemFailure(code: EIO, operation: "write", path: path) }
+      offset += written
+    }
+  }
+
+  /// Reads a whole file.
+  func readFile(_ path: String) throws(SystemFailure) -> [UInt8] {
+    let descriptor = try open(path, flags: O_RDONLY | O_CLOEXEC, mode: 0)
+    defer { close(descriptor) }
+    let size = Int(try size(descriptor, path: path))
+    var bytes = [UInt8](repeating: 0, count: size)
+    var filled = 0
+    var failure: SystemFailure?
+    bytes.withUnsafeMutableBytes { buffer in
+      while filled < size {
+        do throws(SystemFailure) {
+          let count = try read(
+            descriptor,
+            into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]),
+            at: Int64(filled),
+            path: path
+          )
+          if count == 0 { break }
+          filled += count
+        } catch {
+          failure = error
+          return
+        }
+      }
+    }
+    if let failure { throw failure }
+    // The file may have shrunk since fstat: keep only what was read.
+    if filled < size { bytes.removeLast(size - filled) }
+    return bytes
+  }
+
+  /// Creates a file with owner-only permissions holding exactly `bytes`, made durable when
+  /// `durable`, failing if the file exists.
+  func createFile(_ path: String, bytes: [UInt8], durable: Bool) throws(SystemFailure) {
+    let descriptor = try open(
+      path,
+      flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+      mode: 0o600
+    )
+    defer { close(descriptor) }
+    try writeAll(descriptor, bytes, path: path)
+    if durable { try sync(descriptor, path: path) }
+  }
+}

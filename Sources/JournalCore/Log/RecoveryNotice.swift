@@ -1,0 +1,61 @@
+/// A repair or an incomplete file met while opening or reading a device, reported once.
+///
+/// Notices are not errors: nothing acknowledged was lost. They tell the user what happened,
+/// for example that a torn last record, written when the app was killed, was moved aside.
+public struct RecoveryNotice: Sendable, Hashable, CustomStringConvertible {
+  /// What happened.
+  public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public var rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public var description: String { rawValue }
+
+    /// A writer cut a torn tail off its segment and kept the bytes in a side file.
+    public static let tornTailSetAside = Kind(rawValue: "tornTailSetAside")
+    /// A reader met a torn tail (maybe a file still being written or synced) and did not
+    /// read it; the file was left as it was.
+    public static let tornTailNotRead = Kind(rawValue: "tornTailNotRead")
+  }
+
+  /// What happened.
+  public var kind: Kind
+  /// The segment, relative to the journal folder.
+  public var file: String
+  /// The 1-based line where the torn tail starts.
+  public var line: Int
+  /// How many bytes the torn tail holds.
+  public var byteCount: Int
+  /// The side file now holding the bytes, relative to the journal folder, for
+  /// ``Kind/tornTailSetAside``.
+  public var sideFile: String?
+  /// Why the tail was rejected, such as `partial line (no newline)`.
+  public var cause: String
+
+  /// Creates a notice.
+  public init(
+    kind: Kind,
+    file: String,
+    line: Int,
+    byteCount: Int,
+    sideFile: String?,
+    cause: String
+  ) {
+    self.kind = kind
+    self.file = file
+    self.line = line
+    self.byteCount = byteCount
+    self.sideFile = sideFile
+    self.cause = cause
+  }
+
+  public var description: String {
+    let what =
+      if let sideFile {
+        "torn tail of \(byteCount) bytes set aside in '\(sideFile)'"
+      } else {
+        "torn tail of \(byteCount) bytes not read"
+      }
+    return "\(file):\(line): note: \(what): \(cause)"
+  }
+}
