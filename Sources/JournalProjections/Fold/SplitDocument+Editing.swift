@@ -30,17 +30,7 @@ extension SplitDocument {
     guard let index = exercises.firstIndex(where: { $0.id == update.exerciseID }) else {
       return "no exercise '\(update.exerciseID)' in the split"
     }
-    var exercise = exercises[index]
-    exercise.name = update.name.applied(to: exercise.name) ?? exercise.name
-    exercise.sets = update.sets.applied(to: exercise.sets) ?? exercise.sets
-    exercise.reps = update.reps.applied(to: exercise.reps) ?? exercise.reps
-    exercise.weight = update.weight.applied(to: exercise.weight) ?? exercise.weight
-    exercise.loadType = update.loadType.applied(to: exercise.loadType) ?? exercise.loadType
-    exercise.durationSeconds =
-      update.durationSeconds.applied(to: exercise.durationSeconds) ?? exercise.durationSeconds
-    exercise.machineSettings = update.machineSettings.applied(to: exercise.machineSettings)
-    exercise.libraryName = update.libraryName.applied(to: exercise.libraryName)
-    exercises[index] = exercise
+    exercises[index].apply(update)
     return nil
   }
 
@@ -77,5 +67,19 @@ extension SplitDocument {
     exercises = exercises.enumerated()
       .sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }
       .map(\.element)
+  }
+}
+
+extension ExerciseDocument {
+  /// Applies the fields an update changes.
+  mutating func apply(_ update: ExerciseUpdated) {
+    name = update.name.applied(to: name) ?? name
+    sets = update.sets.applied(to: sets) ?? sets
+    reps = update.reps.applied(to: reps) ?? reps
+    weight = update.weight.applied(to: weight) ?? weight
+    loadType = update.loadType.applied(to: loadType) ?? loadType
+    durationSeconds = update.durationSeconds.applied(to: durationSeconds) ?? durationSeconds
+    machineSettings = update.machineSettings.applied(to: machineSettings)
+    libraryName = update.libraryName.applied(to: libraryName)
   }
 }

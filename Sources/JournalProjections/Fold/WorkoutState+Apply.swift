@@ -88,15 +88,14 @@ extension WorkoutState {
       sources.append(
         EntryProvenance(
           kind: set.actuals == nil ? .cursorOnly : .recorded,
+          key: e.id,
           eventID: e.id,
           device: e.device,
           original: entry,
           adjustments: []))
     case .setAdjusted(let adjustment):
       guard
-        let index = sources.firstIndex(where: {
-          $0.eventID == adjustment.setEventID && $0.kind != .filledFromPlan
-        }),
+        let index = sources.firstIndex(where: { $0.key == adjustment.setEventID }),
         var entries = log.setEntries, index < entries.count
       else { return "no recorded set '\(adjustment.setEventID)' in log '\(log.id)'" }
       entries[index].apply(adjustment.actuals)
@@ -104,17 +103,24 @@ extension WorkoutState {
       sources[index].adjustments.append(e.id)
       log.updatedAt = e.at
     case .setAdded:
-      guard !log.status.isResolved else { return "log '\(log.id)' is \(log.status.rawValue)" }
+      guard log.status != .skipped else { return "log '\(log.id)' is skipped" }
+      // One More on a completed log reopens it for the extra set.
+      if log.status == .completed { log.transition(to: .inProgress, at: e.at) }
       log.sets += 1
       log.updatedAt = e.at
     case .logCompleted:
       guard log.status != .completed else { return "log '\(log.id)' is completed already" }
       let before = log.setEntries?.count ?? 0
       log.transition(to: .completed, at: e.at)
-      for entry in (log.setEntries ?? []).dropFirst(before) {
+      for (offset, entry) in (log.setEntries ?? []).dropFirst(before).enumerated() {
         sources.append(
           EntryProvenance(
-            kind: .filledFromPlan, eventID: e.id, device: e.device, original: entry, adjustments: []))
+            kind: .filledFromPlan,
+            key: "\(e.id)/\(offset + 1)",
+            eventID: e.id,
+            device: e.device,
+            original: entry,
+            adjustments: []))
       }
     case .logSkipped:
       guard log.status != .skipped else { return "log '\(log.id)' is skipped already" }

@@ -1,0 +1,63 @@
+import Foundation
+
+/// What a person asks the journal to do. A command is validated against the
+/// folded state and turns into events only when it is valid.
+///
+/// References (`split`, `exercise`, `workout`) are what the person typed: a
+/// name (case-insensitive) or an id prefix. A nil workout means the open one;
+/// a nil exercise in a workout means the next one.
+public enum JournalCommand: Sendable, Hashable {
+  case createSplit(SplitSettings, exercises: [ExercisePlan] = [], isStarter: Bool = false)
+  case updateSplit(split: String, SplitUpdated)
+  case moveSplit(split: String, position: Int)
+  case deleteSplit(split: String)
+
+  case addExercise(split: String, ExercisePlan, position: Int? = nil)
+  case updateExercise(split: String, exercise: String, ExerciseUpdated)
+  case removeExercise(split: String, exercise: String)
+  case moveExercise(split: String, exercise: String, position: Int)
+  case duplicateExercise(split: String, exercise: String)
+
+  case startWorkout(split: String, timeZone: String)
+  case startLog(workout: String?, exercise: String?)
+  /// `done`: records the next set; with `keepOpen` false the last planned set
+  /// also completes the log.
+  case completeSet(workout: String?, exercise: String?, SetActuals, keepOpen: Bool = false)
+  /// `adjust`: corrects set `set` (1-based; nil: the last one) of a log.
+  case adjustSet(workout: String?, exercise: String?, set: Int?, SetActuals)
+  /// `more`: One More.
+  case addSet(workout: String?, exercise: String?)
+  case completeLog(workout: String?, exercise: String?)
+  case skipLog(workout: String?, exercise: String?)
+  case resetLog(workout: String?, exercise: String?)
+  case editPlan(workout: String?, exercise: String?, PlanEdited)
+  case addLog(workout: String?, ExercisePlan, notes: String? = nil)
+  case removeLog(workout: String?, exercise: String)
+  case endWorkout(workout: String?)
+  case recordMetrics(workout: String?, MetricsRecorded)
+  case deleteWorkout(workout: String)
+}
+
+/// An event a valid command produces, before it has an id and a clock.
+public struct PendingEvent: Sendable, Hashable {
+  public var stream: String
+  public var event: JournalEvent
+
+  public init(stream: String, event: JournalEvent) {
+    self.stream = stream
+    self.event = event
+  }
+}
+
+/// The bounds a value must respect to be believable.
+public enum Limits {
+  public static let sets = 1...100
+  public static let reps = 0...1000
+  public static let weight = 0.0...5000.0
+  public static let seconds = 0...86_400
+  public static let restSeconds = 0...3600
+  public static let heartRate = 20...250
+  public static let nameLength = 1...200
+  /// How far past "now" an `--at` time may be, for clocks slightly ahead.
+  public static let futureSlack: TimeInterval = 300
+}

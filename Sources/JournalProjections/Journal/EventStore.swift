@@ -1,0 +1,73 @@
+import JournalCore
+
+/// An event as stored, before upcasting and decoding.
+public struct StoredEvent: Sendable, Hashable {
+  public var id: String
+  public var device: String
+  public var sequence: UInt64
+  public var milliseconds: Int64
+  public var counter: UInt32
+  public var stream: String
+  public var type: String
+  public var version: Int
+  public var payload: JSONValue
+  /// Where it is stored, for messages: `devices/phone/000001.jsonl:12`.
+  public var location: String
+
+  public init(
+    id: String,
+    device: String,
+    sequence: UInt64,
+    milliseconds: Int64,
+    counter: UInt32,
+    stream: String,
+    type: String,
+    version: Int,
+    payload: JSONValue,
+    location: String
+  ) {
+    self.id = id
+    self.device = device
+    self.sequence = sequence
+    self.milliseconds = milliseconds
+    self.counter = counter
+    self.stream = stream
+    self.type = type
+    self.version = version
+    self.payload = payload
+    self.location = location
+  }
+}
+
+/// An event to append: the store gives it its sequence and clock.
+public struct EventToAppend: Sendable, Hashable {
+  /// A fresh ULID.
+  public var id: String
+  public var stream: String
+  public var type: String
+  public var version: Int
+  public var payload: JSONValue
+
+  public init(id: String, stream: String, type: String, version: Int, payload: JSONValue) {
+    self.id = id
+    self.stream = stream
+    self.type = type
+    self.version = version
+    self.payload = payload
+  }
+}
+
+/// Where a journal keeps its events: the file-backed log, or memory in tests.
+public protocol EventStore: AnyObject, Sendable {
+  /// Every stored event in merge order, duplicates removed, plus notices
+  /// about what was set aside on the way (torn tails, duplicates).
+  func readHistory() throws -> (events: [StoredEvent], notices: [String])
+
+  /// Appends `events` for `device` as one durable batch, each clock after
+  /// `notBefore` (milliseconds, counter), and returns them as stored.
+  func append(
+    _ events: [EventToAppend],
+    device: String,
+    notBefore: (Int64, UInt32)?
+  ) throws -> [StoredEvent]
+}

@@ -1,0 +1,148 @@
+import Foundation
+import JournalCore
+
+/// A journal: its history read through the upcasters, the folded state, and
+/// the write path that validates a command before appending its events.
+///
+/// ```swift
+/// let journal = try Journal(store: store)
+/// let appended = try journal.execute(
+///   .completeSet(workout: nil, exercise: "Squat", SetActuals(reps: 5, weight: 100)),
+///   device: "phone", at: nil, now: Date())
+/// let squat = journal.state().workouts.values.first
+/// ```
+public final class Journal: @unchecked Sendable {
+  public let store: any EventStore
+  private let upcaster: Upcaster
+  private var idGenerator: () -> String
+
+  /// The readable history in merge order, upcast and decoded, without the
+  /// events of quarantined streams.
+  public private(set) var history: [FoldEvent] = []
+  /// Streams whose events this build cannot read, with the reason. Their
+  /// documents are left exactly as they are.
+  public private(set) var quarantined: [String: String] = [:]
+  /// What reading set aside: torn tails, duplicates, unreadable events.
+  public private(set) var notices: [String] = []
+
+  /// Opens a journal on `store` and reads its history.
+  ///
+  /// - Parameter newID: makes fresh ULIDs for events and new ids.
+  /// - Throws: the store's errors; an invalid upcaster registry.
+  public init(store: any EventStore, newID: @escaping () -> String) throws {
+    self.store = store
+    self.upcaster = try EventUpcasters.makeUpcaster()
+    self.idGenerator = newID
+    try reload()
+  }
+
+  /// Reads the history again from the store.
+  public func reload() throws {
+    let (stored, storeNotices) = try store.readHistory()
+    var history: [FoldEvent] = []
+    history.reserveCapacity(stored.count)
+    var quarantined: [String: String] = [:]
+    var notices = storeNotices
+    for record in stored {
+      if quarantined[record.stream] != nil { continue }
+      switch Self.decode(record, upcaster: upcaster) {
+      case .success(let events): history += events
+      case .failure(let reason):
+        quarantined[record.stream] = "\(record.location): \(reason)"
+        notices.append("\(record.location): stream '\(record.stream)' quarantined: \(reason)")
+      }
+    }
+    // A stream quarantined late loses its earlier events too: its documents stay as they are.
+    if !quarantined.isEmpty { history.removeAll { quarantined[$0.stream] != nil } }
+    self.history = history
+    self.quarantined = quarantined
+    self.notices = notices
+  }
+
+  /// Upcasts and decodes one stored event; one stored event may become several.
+  static func decode(_ record: StoredEvent, upcaster: Upcaster) -> Result<[FoldEvent], DecodeFailure> {
+    let lifted: [(type: String, payload: JSONValue)]
+    do {
+      lifted = try upcaster.upcast(type: record.type, version: record.version, payload: record.payload)
+    } catch {
+      return .failure(DecodeFailure(reason: error.reason))
+    }
+    var events: [FoldEvent] = []
+    for (offset, item) in lifted.enumerated() {
+      do {
+        let event = try JournalEvent(type: item.type, payload: item.payload)
+        let at = item.payload[PayloadMetadata.at]?.intValue.map(Date.init(milliseconds:))
+        events.append(
+          FoldEvent(
+            id: offset == 0 ? record.id : "\(record.id)#\(offset + 1)",
+            device: record.device,
+            sequence: record.sequence,
+            milliseconds: record.milliseconds,
+            counter: record.counter,
+            stream: record.stream,
+            at: at,
+            action: item.payload[PayloadMetadata.action]?.stringValue,
+            event: event))
+      } catch {
+        return .failure(DecodeFailure(reason: error.description))
+      }
+    }
+    return .success(events)
+  }
+
+  struct DecodeFailure: Error {
+    var reason: String
+  }
+
+  /// The state folded up to `point` (all of history when nil).
+  public func state(upTo point: Replayer.Point? = nil) -> JournalState {
+    Replayer.fold(history, upTo: point)
+  }
+
+  /// Validates `command` against the current state and appends its events
+  /// as one durable batch.
+  ///
+  /// - Parameters:
+  ///   - at: when the action happened; nil means `now`.
+  ///   - now: the caller's clock.
+  /// - Returns: the appended events, decoded.
+  /// - Throws: ``CommandError`` when refused (nothing is appended); store errors.
+  @discardableResult
+  public func execute(
+    _ command: JournalCommand,
+    device: String,
+    at: Date? = nil,
+    now: Date
+  ) throws -> [FoldEvent] {
+    var validator = CommandValidator(state: state(), at: at ?? now, now: now, newID: idGenerator)
+    let pending = try validator.events(for: command)
+    return try append(pending, device: device, at: at)
+  }
+
+  /// Appends already validated events as one action.
+  func append(_ pending: [PendingEvent], device: String, at: Date?) throws -> [FoldEvent] {
+    guard !pending.isEmpty else { return [] }
+    let ids = pending.map { _ in idGenerator() }
+    let action = pending.count > 1 ? ids.first : nil
+    let toAppend = zip(ids, pending).map { id, event in
+      EventToAppend(
+        id: id,
+        stream: event.stream,
+        type: event.event.typeName,
+        version: JournalEvent.currentVersions[event.event.typeName] ?? 1,
+        payload: PayloadMetadata.adding(
+          at: at, action: id == action ? nil : action, to: event.event.payload))
+    }
+    let last = history.last.map { ($0.milliseconds, $0.counter) }
+    let stored = try store.append(toAppend, device: device, notBefore: last)
+    var appended: [FoldEvent] = []
+    for record in stored {
+      if case .success(let events) = Self.decode(record, upcaster: upcaster) { appended += events }
+    }
+    history += appended
+    return appended
+  }
+
+  /// A fresh id.
+  public func newID() -> String { idGenerator() }
+}
