@@ -1,0 +1,73 @@
+import Foundation
+import JournalCore
+
+/// The journal folder on disk as an ``EventStore``: each device appends to its
+/// own segments; reading merges every device.
+public final class FileEventStore: EventStore, @unchecked Sendable {
+  public let log: EventLog
+  private let options: DeviceWriter.Options
+  private let lock = NSLock()
+  private var repairNotices: [String] = []
+
+  /// Opens the journal at `url`.
+  ///
+  /// - Parameter options: how appends write (durability, clock); durable by default.
+  /// - Throws: ``JournalError`` when the folder is not a journal.
+  public init(url: URL, options: DeviceWriter.Options = DeviceWriter.Options()) throws {
+    self.log = try EventLog(at: url)
+    self.options = options
+  }
+
+  /// The repairs made when a writer opened (torn tails set aside), each reported once.
+  public func takeRepairNotices() -> [String] {
+    lock.withLock {
+      defer { repairNotices = [] }
+      return repairNotices
+    }
+  }
+
+  public func readHistory() throws -> (events: [StoredEvent], notices: [String]) {
+    let history = try log.readHistory()
+    var notices = history.notices.map(\.description)
+    notices += history.duplicates.map(\.description)
+    notices += history.errors.map(\.description)
+    let events = history.records.map(Self.stored)
+    return (events, notices)
+  }
+
+  public func append(
+    _ events: [EventToAppend],
+    device: String,
+    notBefore: (Int64, UInt32)?
+  ) throws -> [StoredEvent] {
+    let writer = try log.openWriter(device: device, options: options)
+    defer { writer.close() }
+    let repaired = writer.recoveryNotices.map(\.description)
+    if !repaired.isEmpty { lock.withLock { repairNotices += repaired } }
+    var batch: [NewEvent] = []
+    batch.reserveCapacity(events.count)
+    for event in events {
+      guard let id = ULID(event.id) else {
+        throw JournalError(.invalidEvent, "event id '\(event.id)' is not a ULID")
+      }
+      batch.append(
+        NewEvent(stream: event.stream, type: event.type, version: event.version, payload: event.payload, id: id))
+    }
+    let time = notBefore.map { HybridTime(milliseconds: $0.0, counter: $0.1) }
+    return try writer.append(batch, notBefore: time).map(Self.stored)
+  }
+
+  static func stored(_ record: EventRecord) -> StoredEvent {
+    StoredEvent(
+      id: record.id.description,
+      device: record.device,
+      sequence: record.sequence,
+      milliseconds: record.time.milliseconds,
+      counter: record.time.counter,
+      stream: record.stream,
+      type: record.type,
+      version: record.version,
+      payload: record.payload,
+      location: record.location.description)
+  }
+}
