@@ -1,4 +1,9 @@
-/// The catalogue of commands. Add a command by adding it here.
+/// The catalogue of commands, in the order `journal --help` lists them.
 enum CommandCatalog {
-  static let all: [Command] = []
+  static let all: [Command] =
+    [JournalCommands.initialize]
+    + SplitCommands.all
+    + ExerciseCommands.all
+    + WorkoutCommands.all
+    + [JournalCommands.verify, JournalCommands.appendLoop]
 }

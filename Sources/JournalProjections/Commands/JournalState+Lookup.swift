@@ -1,7 +1,7 @@
 import Foundation
 
 // Finding things by what a person types: ids by unique prefix (case-insensitive),
-// splits and exercises by name (case-insensitive). A name that fits several
+// splits and exercises by name or unique name prefix (case-insensitive). A name that fits several
 // things, or a prefix shared by several ids, is refused with the candidates.
 
 extension JournalState {
@@ -74,7 +74,8 @@ extension JournalState {
       names: { [$0.name] })
   }
 
-  /// One element by exact name (case-insensitive), else by unique id prefix.
+  /// One element by exact name (case-insensitive), else by unique name
+  /// prefix, else by unique id prefix.
   static func pick<T>(
     _ reference: String,
     among candidates: [T],
@@ -92,6 +93,10 @@ extension JournalState {
         "\(what) name '\(reference)' is ambiguous: \(byName.count) match",
         hint: "use an id prefix instead: \(ids.joined(separator: ", "))")
     }
+    let byNamePrefix = candidates.filter { candidate in
+      names(candidate).contains { $0.lowercased().hasPrefix(reference.lowercased()) }
+    }
+    if byNamePrefix.count == 1, let only = byNamePrefix.first { return only }
     let upper = reference.uppercased()
     let byID = upper.isEmpty ? [] : candidates.filter { $0[keyPath: id].hasPrefix(upper) }
     if byID.count == 1, let only = byID.first { return only }

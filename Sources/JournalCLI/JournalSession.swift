@@ -1,0 +1,67 @@
+import Foundation
+import JournalCore
+import JournalProjections
+
+/// A journal opened for one command: the store, the folded history, the
+/// device writing, and the wall clock read once.
+struct JournalSession {
+  let journal: Journal
+  let store: FileEventStore
+  let device: String
+  /// The wall clock at the start of the command.
+  let now: Date
+  /// `--at`, when the action is back-dated.
+  let at: Date?
+
+  /// Opens the journal named by the invocation.
+  init(_ invocation: Invocation) throws {
+    let url = invocation.journalURL
+    guard FileManager.default.fileExists(atPath: url.appendingPathComponent(EventLog.markerFileName).path) else {
+      throw CommandError(
+        "no journal at '\(url.path)'",
+        hint: "create one with 'journal init', or pass --journal DIR (or set WORKOUT_JOURNAL)")
+    }
+    let store = try FileEventStore(url: url)
+    let now = Date()
+    let generator = IDSource(now: now)
+    self.store = store
+    self.journal = try Journal(store: store, newID: generator.next)
+    self.device = try Self.device(invocation)
+    self.now = now
+    self.at = try invocation.arguments.value("at").map { try TimeParser.parse($0, now: now) }
+    for notice in journal.notices { invocation.console.error("warning: \(notice)") }
+  }
+
+  /// The device: `--device`, else `$WORKOUT_DEVICE`, else `cli`.
+  static func device(_ invocation: Invocation) throws -> String {
+    let name = invocation.arguments.value("device") ?? invocation.environment["WORKOUT_DEVICE"] ?? "cli"
+    guard EventLog.isValidDeviceName(name) else {
+      throw UsageError("invalid device name '\(name)': use 1–64 of a-z, 0-9, '.', '_', '-'")
+    }
+    return name
+  }
+
+  /// Validates and appends `command`; prints what the repair of a torn tail did.
+  @discardableResult
+  func execute(_ command: JournalCommand, console: Console) throws -> [FoldEvent] {
+    let events = try journal.execute(command, device: device, at: at, now: now)
+    for notice in store.takeRepairNotices() { console.error("notice: \(notice)") }
+    return events
+  }
+
+  /// The state after everything.
+  func state() -> JournalState { journal.state() }
+}
+
+/// Fresh ULIDs from the wall clock and the system's randomness.
+final class IDSource: @unchecked Sendable {
+  private var generator = ULIDGenerator()
+  private let lock = NSLock()
+  private let milliseconds: Int64
+
+  init(now: Date) { milliseconds = now.milliseconds }
+
+  func next() -> String {
+    lock.withLock { generator.next(milliseconds: milliseconds).description }
+  }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import JournalProjections
+
+/// How write commands report what they did.
+enum WorkoutOutput {
+  /// Prints `headline` (or JSON with the ids created) and returns success.
+  static func report(
+    _ events: [FoldEvent],
+    workout: WorkoutState?,
+    split: SplitState? = nil,
+    in invocation: Invocation,
+    headline: String
+  ) -> Int32 {
+    if invocation.wantsJSON {
+      var object: [String: Any] = ["events": events.map(\.id)]
+      if let workout {
+        object["workout"] = workout.document.id
+        object["status"] = workout.document.status.rawValue
+        object["path"] = workout.path
+        if let logID = events.first?.event.logID { object["log"] = logID }
+      }
+      if let split { object["split"] = split.document.id }
+      var created: [String] = []
+      for e in events {
+        switch e.event {
+        case .exerciseAdded(let added): created.append(added.exerciseID)
+        case .exerciseDuplicated(let duplicated): created.append(duplicated.copyID)
+        case .logAdded(let plan): created.append(plan.logID)
+        default: break
+        }
+      }
+      if !created.isEmpty { object["created"] = created }
+      invocation.printJSON(object)
+    } else {
+      invocation.console.print(headline)
+    }
+    return ExitStatus.success
+  }
+
+  /// `5 × 100` / `12 reps` / `45 s` for one entry of `log`.
+  static func describe(_ entry: SetEntry?, of log: WorkoutLogDocument) -> String {
+    guard let entry else { return "-" }
+    switch log.loadType {
+    case .weight: return "\(entry.reps ?? 0) × \(WeightUnit.number(entry.weight ?? 0))"
+    case .none: return "\(entry.reps ?? 0) reps"
+    case .duration: return "\(entry.seconds ?? 0) s"
+    }
+  }
+
+  /// The plan of one set of `log`.
+  static func plan(_ log: WorkoutLogDocument) -> String {
+    switch log.loadType {
+    case .weight: return "\(log.sets)×\(log.reps) @ \(WeightUnit.number(log.weight))"
+    case .none: return "\(log.sets)×\(log.reps)"
+    case .duration: return "\(log.sets)×\(log.durationSeconds) s"
+    }
+  }
+
+  /// Every entry of `log`: `5 × 100 · 5 × 100 · 4 × 100`.
+  static func entries(_ log: WorkoutLogDocument) -> String {
+    let entries = log.setEntries ?? []
+    return entries.isEmpty ? "no sets" : entries.map { describe($0, of: log) }.joined(separator: " · ")
+  }
+}
