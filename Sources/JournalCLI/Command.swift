@@ -82,8 +82,16 @@ public struct Invocation: Sendable {
 /// Options every command accepts.
 enum GlobalOptions {
   static let all: [OptionSpec] = [
-    OptionSpec("journal", value: "DIR", help: "The journal folder (default $WORKOUT_JOURNAL, else ./Journal)"),
-    OptionSpec("device", value: "NAME", help: "The device writing (default $WORKOUT_DEVICE, else 'cli')"),
+    OptionSpec(
+      "journal",
+      value: "DIR",
+      help: "The journal folder (default $WORKOUT_JOURNAL, else ./Journal)"
+    ),
+    OptionSpec(
+      "device",
+      value: "NAME",
+      help: "The device writing (default $WORKOUT_DEVICE, else 'cli')"
+    ),
     OptionSpec("at", value: "TIME", help: "When the action happened (ISO 8601); back-dates it"),
     OptionSpec("json", help: "Print machine-readable JSON"),
     OptionSpec("help", short: "h", help: "Show help for the command"),

@@ -6,20 +6,29 @@ import JournalProjections
 extension Invocation {
   func int(_ name: String) throws(UsageError) -> Int? {
     guard let text = arguments.value(name) else { return nil }
-    guard let value = Int(text) else { throw UsageError("option '--\(name)' needs a whole number, not '\(text)'") }
+    guard let value = Int(text) else {
+      throw UsageError("option '--\(name)' needs a whole number, not '\(text)'")
+    }
     return value
   }
 
   func double(_ name: String) throws(UsageError) -> Double? {
     guard let text = arguments.value(name) else { return nil }
-    guard let value = Double(text) else { throw UsageError("option '--\(name)' needs a number, not '\(text)'") }
+    guard let value = Double(text) else {
+      throw UsageError("option '--\(name)' needs a number, not '\(text)'")
+    }
     return value
   }
 
   /// A change for an optional field: `--name value` sets it, `--no-name` clears it.
-  func change<T>(_ name: String, _ read: (String) throws(UsageError) -> T?) throws(UsageError) -> Change<T> {
+  func change<T>(
+    _ name: String,
+    _ read: (String) throws(UsageError) -> T?
+  ) throws(UsageError) -> Change<T> {
     if arguments.flag("no-\(name)") {
-      guard arguments.value(name) == nil else { throw UsageError("'--\(name)' and '--no-\(name)' contradict") }
+      guard arguments.value(name) == nil else {
+        throw UsageError("'--\(name)' and '--no-\(name)' contradict")
+      }
       return .set(nil)
     }
     guard let value = try read(name) else { return .unchanged }
@@ -40,7 +49,9 @@ extension Invocation {
       settings.append(
         MachineSetting(
           name: String(value[..<equals]).trimmingCharacters(in: .whitespaces),
-          value: String(value[value.index(after: equals)...]).trimmingCharacters(in: .whitespaces)))
+          value: String(value[value.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
+        )
+      )
     }
     return settings
   }
@@ -53,7 +64,10 @@ extension Invocation {
   /// Prints `value` as JSON (sorted keys, pretty) when `--json` was given.
   func printJSON(_ value: Any) {
     let data =
-      (try? JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
+      (try? JSONSerialization.data(
+        withJSONObject: value,
+        options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+      ))
       ?? Data("{}".utf8)
     console.print(String(decoding: data, as: UTF8.self))
   }
@@ -61,7 +75,12 @@ extension Invocation {
 
 /// Options shared by the workout commands.
 enum CommonOptions {
-  static let workout = OptionSpec("workout", short: "w", value: "ID", help: "The workout (id prefix); default: the open one")
+  static let workout = OptionSpec(
+    "workout",
+    short: "w",
+    value: "ID",
+    help: "The workout (id prefix); default: the open one"
+  )
   static let reps = OptionSpec("reps", short: "r", value: "N", help: "Reps actually done")
   static let weight = OptionSpec("weight", value: "W", help: "Weight actually lifted (unit-less)")
   static let seconds = OptionSpec("seconds", short: "s", value: "S", help: "Seconds actually held")

@@ -15,7 +15,9 @@ public enum JournalCLI {
     currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
   ) -> Int32 {
     guard let (command, rest) = match(arguments) else {
-      if arguments.isEmpty || arguments == ["--help"] || arguments == ["-h"] || arguments == ["help"] {
+      if arguments.isEmpty || arguments == ["--help"] || arguments == ["-h"]
+        || arguments == ["help"]
+      {
         console.print(Help.overview(commands))
         return arguments.isEmpty ? ExitStatus.usage : ExitStatus.success
       }
@@ -39,7 +41,8 @@ public enum JournalCLI {
         arguments: parsed,
         environment: environment,
         console: console,
-        currentDirectory: currentDirectory)
+        currentDirectory: currentDirectory
+      )
       return try command.run(invocation)
     } catch let error as UsageError {
       console.error("error: \(error.message)")

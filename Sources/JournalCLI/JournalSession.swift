@@ -16,10 +16,15 @@ struct JournalSession {
   /// Opens the journal named by the invocation.
   init(_ invocation: Invocation) throws {
     let url = invocation.journalURL
-    guard FileManager.default.fileExists(atPath: url.appendingPathComponent(EventLog.markerFileName).path) else {
+    guard
+      FileManager.default.fileExists(
+        atPath: url.appendingPathComponent(EventLog.markerFileName).path
+      )
+    else {
       throw CommandError(
         "no journal at '\(url.path)'",
-        hint: "create one with 'journal init', or pass --journal DIR (or set WORKOUT_JOURNAL)")
+        hint: "create one with 'journal init', or pass --journal DIR (or set WORKOUT_JOURNAL)"
+      )
     }
     let store = try FileEventStore(url: url)
     let now = Date()
@@ -34,7 +39,8 @@ struct JournalSession {
 
   /// The device: `--device`, else `$WORKOUT_DEVICE`, else `cli`.
   static func device(_ invocation: Invocation) throws -> String {
-    let name = invocation.arguments.value("device") ?? invocation.environment["WORKOUT_DEVICE"] ?? "cli"
+    let name =
+      invocation.arguments.value("device") ?? invocation.environment["WORKOUT_DEVICE"] ?? "cli"
     guard EventLog.isValidDeviceName(name) else {
       throw UsageError("invalid device name '\(name)': use 1–64 of a-z, 0-9, '.', '_', '-'")
     }

@@ -15,7 +15,8 @@ public enum StandardStreams {
       isTerminal: isatty(1) == 1,
       environment: environment,
       out: { write(fd: 1, $0) },
-      err: { write(fd: 2, $0) })
+      err: { write(fd: 2, $0) }
+    )
   }
 
   private static func write(fd: Int32, _ text: String) {

@@ -15,11 +15,15 @@ enum TimeParser {
     local.locale = Locale(identifier: "en_US_POSIX")
     local.timeZone = timeZone
     local.calendar = Calendar(identifier: .gregorian)
-    for format in ["yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd"] {
+    for format in [
+      "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm",
+      "yyyy-MM-dd",
+    ] {
       local.dateFormat = format
       if let date = local.date(from: text) { return date }
     }
     throw UsageError(
-      "cannot read time '\(text)': use ISO 8601 such as '2026-03-01T18:30:00+01:00' or '2026-03-01 18:30'")
+      "cannot read time '\(text)': use ISO 8601 such as '2026-03-01T18:30:00+01:00' or '2026-03-01 18:30'"
+    )
   }
 }

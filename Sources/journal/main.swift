@@ -5,5 +5,6 @@ let environment = ProcessInfo.processInfo.environment
 let status = JournalCLI.run(
   arguments: Array(CommandLine.arguments.dropFirst()),
   environment: environment,
-  console: StandardStreams.console(environment: environment))
+  console: StandardStreams.console(environment: environment)
+)
 exit(status)

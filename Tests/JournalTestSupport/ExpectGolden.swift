@@ -19,24 +19,34 @@ public func expectGolden(
     try? actual.write(to: url)
     Issue.record(
       "recorded golden file Golden/\(name); rerun without JOURNAL_RECORD_GOLDEN",
-      sourceLocation: sourceLocation)
+      sourceLocation: sourceLocation
+    )
     return
   }
   if actual != expected {
     Issue.record(
       "Golden/\(name) differs: \(firstDifference(expected, actual))",
-      sourceLocation: sourceLocation)
+      sourceLocation: sourceLocation
+    )
   }
 }
 
 /// Describes the first line where two byte strings differ.
 public func firstDifference(_ expected: Data, _ actual: Data) -> String {
-  let left = String(decoding: expected, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-  let right = String(decoding: actual, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+  let left = String(decoding: expected, as: UTF8.self).split(
+    separator: "\n",
+    omittingEmptySubsequences: false
+  )
+  let right = String(decoding: actual, as: UTF8.self).split(
+    separator: "\n",
+    omittingEmptySubsequences: false
+  )
   for index in 0..<max(left.count, right.count) {
     let l = index < left.count ? String(left[index]) : "<end>"
     let r = index < right.count ? String(right[index]) : "<end>"
-    if l != r { return "line \(index + 1): expected \(l.debugDescription), got \(r.debugDescription)" }
+    if l != r {
+      return "line \(index + 1): expected \(l.debugDescription), got \(r.debugDescription)"
+    }
   }
   return "same lines, different bytes (\(expected.count) vs \(actual.count) bytes)"
 }

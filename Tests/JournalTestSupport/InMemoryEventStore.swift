@@ -58,7 +58,8 @@ public final class InMemoryEventStore: EventStore, @unchecked Sendable {
           type: event.type,
           version: event.version,
           payload: event.payload,
-          location: "memory/\(device):\(sequence)")
+          location: "memory/\(device):\(sequence)"
+        )
         appended.append(stored)
       }
       events += appended
@@ -72,7 +73,9 @@ public final class InMemoryEventStore: EventStore, @unchecked Sendable {
   }
 
   static func precedes(_ a: StoredEvent, _ b: StoredEvent) -> Bool {
-    (a.milliseconds, a.counter, a.device, a.sequence) < (b.milliseconds, b.counter, b.device, b.sequence)
+    (a.milliseconds, a.counter, a.device, a.sequence) < (
+      b.milliseconds, b.counter, b.device, b.sequence
+    )
   }
 }
 

@@ -53,7 +53,10 @@ public final class JournalHarness: @unchecked Sendable {
       Issue.record("expected refusal containing '\(message)'", sourceLocation: sourceLocation)
     } catch let error as CommandError {
       #expect(
-        error.message.contains(message), "got '\(error.message)'", sourceLocation: sourceLocation)
+        error.message.contains(message),
+        "got '\(error.message)'",
+        sourceLocation: sourceLocation
+      )
     } catch {
       Issue.record("unexpected error \(error)", sourceLocation: sourceLocation)
     }
@@ -71,12 +74,16 @@ public final class JournalHarness: @unchecked Sendable {
   }
 
   /// The log of the only live workout named `name`.
-  public func log(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws
+  public func log(
+    _ name: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws
     -> WorkoutLogDocument
   {
     try #require(
       try workout(sourceLocation: sourceLocation).logs.first { $0.exerciseName == name },
-      sourceLocation: sourceLocation)
+      sourceLocation: sourceLocation
+    )
   }
 
   /// A split with a weighted, a bodyweight and a timed exercise.
@@ -84,12 +91,26 @@ public final class JournalHarness: @unchecked Sendable {
   public func makeUpperBody(name: String = "Upper Body") throws -> String {
     let events = try run(
       .createSplit(
-        SplitSettings(name: name, color: "blue", systemImage: "figure.strengthtraining.traditional", restSeconds: 90),
+        SplitSettings(
+          name: name,
+          color: "blue",
+          systemImage: "figure.strengthtraining.traditional",
+          restSeconds: 90
+        ),
         exercises: [
           ExercisePlan(name: "Bench Press", sets: 3, reps: 5, weight: 100, loadType: .weight),
           ExercisePlan(name: "Push-up", sets: 2, reps: 15, weight: 0, loadType: .none),
-          ExercisePlan(name: "Plank", sets: 2, reps: 0, weight: 0, loadType: .duration, durationSeconds: 60),
-        ]))
+          ExercisePlan(
+            name: "Plank",
+            sets: 2,
+            reps: 0,
+            weight: 0,
+            loadType: .duration,
+            durationSeconds: 60
+          ),
+        ]
+      )
+    )
     return events[0].streamID
   }
 }

@@ -10,16 +10,25 @@ enum ExerciseCommands {
     OptionSpec("reps", value: "N", help: "Planned reps"),
     OptionSpec("weight", value: "W", help: "Planned weight (makes it a weight exercise)"),
     OptionSpec("seconds", value: "S", help: "Seconds per set (makes it a timed exercise)"),
-    OptionSpec("load", value: "TYPE", help: "'weight', 'bodyweight' or 'duration' (default: from the values)"),
+    OptionSpec(
+      "load",
+      value: "TYPE",
+      help: "'weight', 'bodyweight' or 'duration' (default: from the values)"
+    ),
     OptionSpec("library", value: "NAME", help: "The library exercise this one customises"),
     OptionSpec("machine", value: "NAME=VALUE", help: "A machine setting (repeatable)"),
     OptionSpec("machine-based", help: "A machine exercise with no settings recorded yet"),
   ]
 
   static let add = Command(
-    ["exercise", "add"], abstract: "Add an exercise to a split", arguments: "SPLIT NAME",
-    discussion: "Example: journal exercise add 'Upper Body' 'Bench Press' --sets 3 --reps 5 --weight 60",
-    options: planOptions + [OptionSpec("position", value: "N", help: "Where in the list, from 1 (default: last)")]
+    ["exercise", "add"],
+    abstract: "Add an exercise to a split",
+    arguments: "SPLIT NAME",
+    discussion:
+      "Example: journal exercise add 'Upper Body' 'Bench Press' --sets 3 --reps 5 --weight 60",
+    options: planOptions + [
+      OptionSpec("position", value: "N", help: "Where in the list, from 1 (default: last)")
+    ]
   ) { invocation in
     let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 2)
@@ -34,18 +43,30 @@ enum ExerciseCommands {
       loadType: load,
       durationSeconds: seconds ?? 0,
       machineSettings: try invocation.machineSettings(),
-      libraryName: invocation.string("library"))
+      libraryName: invocation.string("library")
+    )
     let events = try session.execute(
-      .addExercise(split: try invocation.positional(0, "split"), plan, position: try invocation.int("position")),
-      console: invocation.console)
+      .addExercise(
+        split: try invocation.positional(0, "split"),
+        plan,
+        position: try invocation.int("position")
+      ),
+      console: invocation.console
+    )
     let split = session.state().splits[events.first?.streamID ?? ""]
     return WorkoutOutput.report(
-      events, workout: nil, split: split, in: invocation,
-      headline: "added '\(plan.name)' to '\(split?.document.name ?? "?")'")
+      events,
+      workout: nil,
+      split: split,
+      in: invocation,
+      headline: "added '\(plan.name)' to '\(split?.document.name ?? "?")'"
+    )
   }
 
   static let edit = Command(
-    ["exercise", "edit"], abstract: "Change an exercise's plan", arguments: "SPLIT EXERCISE",
+    ["exercise", "edit"],
+    abstract: "Change an exercise's plan",
+    arguments: "SPLIT EXERCISE",
     options: [OptionSpec("name", value: "NAME", help: "New display name")] + planOptions + [
       OptionSpec("no-library", help: "The name is the library name"),
       OptionSpec("no-machine", help: "Not a machine exercise"),
@@ -54,13 +75,19 @@ enum ExerciseCommands {
     let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 2)
     var update = ExerciseUpdated(exerciseID: "")
-    update.name = try invocation.change("name") { (n: String) throws(UsageError) in invocation.string(n) }
+    update.name = try invocation.change("name") { (n: String) throws(UsageError) in
+      invocation.string(n)
+    }
     update.sets = try invocation.change("sets", invocation.int)
     update.reps = try invocation.change("reps", invocation.int)
     update.weight = try invocation.change("weight", invocation.double)
     update.durationSeconds = try invocation.change("seconds", invocation.int)
-    update.libraryName = try invocation.change("library") { (n: String) throws(UsageError) in invocation.string(n) }
-    if let load = try loadType(invocation, weight: nil, seconds: nil) { update.loadType = .set(load) }
+    update.libraryName = try invocation.change("library") { (n: String) throws(UsageError) in
+      invocation.string(n)
+    }
+    if let load = try loadType(invocation, weight: nil, seconds: nil) {
+      update.loadType = .set(load)
+    }
     if invocation.arguments.flag("no-machine") {
       update.machineSettings = .set(nil)
     } else if let settings = try invocation.machineSettings() {
@@ -68,32 +95,59 @@ enum ExerciseCommands {
     }
     let events = try session.execute(
       .updateExercise(
-        split: try invocation.positional(0, "split"), exercise: try invocation.positional(1, "exercise"), update),
-      console: invocation.console)
+        split: try invocation.positional(0, "split"),
+        exercise: try invocation.positional(1, "exercise"),
+        update
+      ),
+      console: invocation.console
+    )
     let split = session.state().splits[events.first?.streamID ?? ""]
     return WorkoutOutput.report(
-      events, workout: nil, split: split, in: invocation, headline: "updated an exercise of '\(split?.document.name ?? "?")'")
+      events,
+      workout: nil,
+      split: split,
+      in: invocation,
+      headline: "updated an exercise of '\(split?.document.name ?? "?")'"
+    )
   }
 
-  static let remove = Command(["exercise", "remove"], abstract: "Remove an exercise from a split", arguments: "SPLIT EXERCISE")
-  { invocation in
-    try simple(invocation) { s, x in .removeExercise(split: s, exercise: x) } headline: { "removed '\($0)'" }
+  static let remove = Command(
+    ["exercise", "remove"],
+    abstract: "Remove an exercise from a split",
+    arguments: "SPLIT EXERCISE"
+  ) { invocation in
+    try simple(invocation) { s, x in
+      .removeExercise(split: s, exercise: x)
+    } headline: {
+      "removed '\($0)'"
+    }
   }
 
   static let move = Command(
-    ["exercise", "move"], abstract: "Move an exercise to a position (from 1)", arguments: "SPLIT EXERCISE POSITION"
+    ["exercise", "move"],
+    abstract: "Move an exercise to a position (from 1)",
+    arguments: "SPLIT EXERCISE POSITION"
   ) { invocation in
     guard let position = Int(try invocation.positional(2, "position")) else {
       throw UsageError("position must be a whole number")
     }
-    return try simple(invocation, positionals: 3) { s, x in .moveExercise(split: s, exercise: x, position: position) }
-      headline: { "moved '\($0)' to position \(position)" }
+    return try simple(invocation, positionals: 3) { s, x in
+      .moveExercise(split: s, exercise: x, position: position)
+    } headline: {
+      "moved '\($0)' to position \(position)"
+    }
   }
 
   static let duplicate = Command(
-    ["exercise", "duplicate"], abstract: "Duplicate an exercise in place (the copy follows it)", arguments: "SPLIT EXERCISE"
+    ["exercise", "duplicate"],
+    abstract: "Duplicate an exercise in place (the copy follows it)",
+    arguments: "SPLIT EXERCISE"
   ) { invocation in
-    try simple(invocation) { s, x in .duplicateExercise(split: s, exercise: x) } headline: { "duplicated '\($0)'" }
+    try simple(invocation) { s, x in
+      .duplicateExercise(split: s, exercise: x)
+    } headline: {
+      "duplicated '\($0)'"
+    }
   }
 
   static func simple(
@@ -107,19 +161,35 @@ enum ExerciseCommands {
     let splitReference = try invocation.positional(0, "split")
     let exerciseReference = try invocation.positional(1, "exercise")
     let before = session.state()
-    let name = (try? before.exercise(exerciseReference, in: before.split(splitReference)))?.name ?? exerciseReference
-    let events = try session.execute(make(splitReference, exerciseReference), console: invocation.console)
+    let name =
+      (try? before.exercise(exerciseReference, in: before.split(splitReference)))?.name
+      ?? exerciseReference
+    let events = try session.execute(
+      make(splitReference, exerciseReference),
+      console: invocation.console
+    )
     let split = session.state().splits[events.first?.streamID ?? ""]
-    return WorkoutOutput.report(events, workout: nil, split: split, in: invocation, headline: headline(name))
+    return WorkoutOutput.report(
+      events,
+      workout: nil,
+      split: split,
+      in: invocation,
+      headline: headline(name)
+    )
   }
 
-  static func loadType(_ invocation: Invocation, weight: Double?, seconds: Int?) throws(UsageError) -> LoadType? {
+  static func loadType(
+    _ invocation: Invocation,
+    weight: Double?,
+    seconds: Int?
+  ) throws(UsageError) -> LoadType? {
     switch invocation.string("load") {
     case "weight": return .weight
     case "bodyweight", "none": return LoadType.none
     case "duration", "timed": return .duration
     case nil: return weight != nil ? .weight : seconds != nil ? .duration : nil
-    case let other?: throw UsageError("unknown load '\(other)': use 'weight', 'bodyweight' or 'duration'")
+    case let other?:
+      throw UsageError("unknown load '\(other)': use 'weight', 'bodyweight' or 'duration'")
     }
   }
 

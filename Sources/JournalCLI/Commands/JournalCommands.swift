@@ -7,23 +7,30 @@ enum JournalCommands {
   static let all: [Command] = [initialize, verify, appendLoop]
 
   static let initialize = Command(
-    ["init"], abstract: "Create a journal folder",
-    discussion: "Creates the folder (private to you) and its marker file. Running it again changes nothing."
+    ["init"],
+    abstract: "Create a journal folder",
+    discussion:
+      "Creates the folder (private to you) and its marker file. Running it again changes nothing."
   ) { invocation in
     try invocation.expectPositionals(atMost: 0)
     let url = invocation.journalURL
-    let existed = FileManager.default.fileExists(atPath: url.appendingPathComponent(EventLog.markerFileName).path)
+    let existed = FileManager.default.fileExists(
+      atPath: url.appendingPathComponent(EventLog.markerFileName).path
+    )
     _ = try EventLog.create(at: url)
     if invocation.wantsJSON {
       invocation.printJSON(["journal": url.path, "created": !existed])
     } else {
-      invocation.console.print(existed ? "journal already exists at \(url.path)" : "created journal at \(url.path)")
+      invocation.console.print(
+        existed ? "journal already exists at \(url.path)" : "created journal at \(url.path)"
+      )
     }
     return ExitStatus.success
   }
 
   static let verify = Command(
-    ["verify"], abstract: "Check every record: checksums, hash chains, sequences, duplicates",
+    ["verify"],
+    abstract: "Check every record: checksums, hash chains, sequences, duplicates",
     discussion: "Exit status 0 when clean, 1 with every problem listed as 'file:line: cause'."
   ) { invocation in
     try invocation.expectPositionals(atMost: 0)
@@ -42,21 +49,28 @@ enum JournalCommands {
       for note in report.notes { c.print(c.styled("note: ", .yellow) + note.description) }
       for problem in report.problems { c.print(c.styled("error: ", .red) + problem.description) }
       let summary = "\(report.recordCount) records on \(report.deviceCount) devices"
-      c.print(report.isClean ? c.styled("ok", .green) + ": \(summary), every chain intact" : "\(report.problems.count) problems in \(summary)")
+      c.print(
+        report.isClean
+          ? c.styled("ok", .green) + ": \(summary), every chain intact"
+          : "\(report.problems.count) problems in \(summary)"
+      )
     }
     return report.isClean ? ExitStatus.success : ExitStatus.failure
   }
 
   static let appendLoop = Command(
-    ["_append-loop"], abstract: "Append probe events durably, printing each acknowledged sequence (crash tests)",
+    ["_append-loop"],
+    abstract: "Append probe events durably, printing each acknowledged sequence (crash tests)",
     options: [
-      OptionSpec("count", value: "N", help: "How many events"),
+      OptionSpec("count", value: "N", help: "How many events")
     ],
     isHidden: true
   ) { invocation in
     let device = try JournalSession.device(invocation)
     try CrashProbe.appendLoop(
-      journal: invocation.journalURL, device: device, count: try invocation.int("count") ?? 1000
+      journal: invocation.journalURL,
+      device: device,
+      count: try invocation.int("count") ?? 1000
     ) { line in invocation.console.print(line) }
     return ExitStatus.success
   }

@@ -15,8 +15,12 @@ enum SplitCommands {
   ]
 
   static let add = Command(
-    ["split", "add"], abstract: "Create a split", arguments: "NAME",
-    options: settingOptions + [OptionSpec("starter", help: "Mark as a starter split (its stub is kept forever)")]
+    ["split", "add"],
+    abstract: "Create a split",
+    arguments: "NAME",
+    options: settingOptions + [
+      OptionSpec("starter", help: "Mark as a starter split (its stub is kept forever)")
+    ]
   ) { invocation in
     let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 1)
@@ -27,17 +31,26 @@ enum SplitCommands {
       activityType: try invocation.int("activity"),
       restSeconds: try invocation.int("rest"),
       autoAdvance: invocation.arguments.flag("auto-advance") ? true : nil,
-      targetHeartRate: try invocation.int("target-hr"))
+      targetHeartRate: try invocation.int("target-hr")
+    )
     let events = try session.execute(
-      .createSplit(settings, isStarter: invocation.arguments.flag("starter")), console: invocation.console)
+      .createSplit(settings, isStarter: invocation.arguments.flag("starter")),
+      console: invocation.console
+    )
     let split = session.state().splits[events.first?.streamID ?? ""]
     return WorkoutOutput.report(
-      events, workout: nil, split: split, in: invocation,
-      headline: "created split '\(settings.name)' (\(split?.document.id ?? "?"))")
+      events,
+      workout: nil,
+      split: split,
+      in: invocation,
+      headline: "created split '\(settings.name)' (\(split?.document.id ?? "?"))"
+    )
   }
 
   static let edit = Command(
-    ["split", "edit"], abstract: "Change a split's settings", arguments: "SPLIT",
+    ["split", "edit"],
+    abstract: "Change a split's settings",
+    arguments: "SPLIT",
     options: [OptionSpec("name", value: "NAME", help: "New name")] + settingOptions + [
       OptionSpec("no-auto-advance", help: "Turn flow mode off"),
       OptionSpec("no-rest", help: "Use the app's default rest"),
@@ -48,33 +61,60 @@ enum SplitCommands {
     let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 1)
     var update = SplitUpdated()
-    update.name = try invocation.change("name") { (n: String) throws(UsageError) in invocation.string(n) }
-    update.color = try invocation.change("color") { (n: String) throws(UsageError) in invocation.string(n) }
-    update.systemImage = try invocation.change("symbol") { (n: String) throws(UsageError) in invocation.string(n) }
+    update.name = try invocation.change("name") { (n: String) throws(UsageError) in
+      invocation.string(n)
+    }
+    update.color = try invocation.change("color") { (n: String) throws(UsageError) in
+      invocation.string(n)
+    }
+    update.systemImage = try invocation.change("symbol") { (n: String) throws(UsageError) in
+      invocation.string(n)
+    }
     update.activityType = try invocation.change("activity", invocation.int)
     update.restSeconds = try invocation.change("rest", invocation.int)
     update.targetHeartRate = try invocation.change("target-hr", invocation.int)
     if invocation.arguments.flag("auto-advance") { update.autoAdvance = .set(true) }
     if invocation.arguments.flag("no-auto-advance") { update.autoAdvance = .set(nil) }
     let events = try session.execute(
-      .updateSplit(split: try invocation.positional(0, "split"), update), console: invocation.console)
+      .updateSplit(split: try invocation.positional(0, "split"), update),
+      console: invocation.console
+    )
     let split = session.state().splits[events.first?.streamID ?? ""]
     return WorkoutOutput.report(
-      events, workout: nil, split: split, in: invocation, headline: "updated split '\(split?.document.name ?? "?")'")
+      events,
+      workout: nil,
+      split: split,
+      in: invocation,
+      headline: "updated split '\(split?.document.name ?? "?")'"
+    )
   }
 
-  static let remove = Command(["split", "remove"], abstract: "Delete a split (a stub remains)", arguments: "SPLIT") {
+  static let remove = Command(
+    ["split", "remove"],
+    abstract: "Delete a split (a stub remains)",
+    arguments: "SPLIT"
+  ) {
     invocation in
     let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 1)
-    let events = try session.execute(.deleteSplit(split: try invocation.positional(0, "split")), console: invocation.console)
+    let events = try session.execute(
+      .deleteSplit(split: try invocation.positional(0, "split")),
+      console: invocation.console
+    )
     let split = session.state().splits[events.first?.streamID ?? ""]
     return WorkoutOutput.report(
-      events, workout: nil, split: split, in: invocation, headline: "deleted split '\(split?.document.name ?? "?")'")
+      events,
+      workout: nil,
+      split: split,
+      in: invocation,
+      headline: "deleted split '\(split?.document.name ?? "?")'"
+    )
   }
 
   static let move = Command(
-    ["split", "move"], abstract: "Move a split to a position in the list (from 1)", arguments: "SPLIT POSITION"
+    ["split", "move"],
+    abstract: "Move a split to a position in the list (from 1)",
+    arguments: "SPLIT POSITION"
   ) { invocation in
     let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 2)
@@ -82,12 +122,20 @@ enum SplitCommands {
       throw UsageError("position must be a whole number")
     }
     let events = try session.execute(
-      .moveSplit(split: try invocation.positional(0, "split"), position: position), console: invocation.console)
+      .moveSplit(split: try invocation.positional(0, "split"), position: position),
+      console: invocation.console
+    )
     let names = session.state().liveSplits.map(\.document.name)
-    return WorkoutOutput.report(events, workout: nil, in: invocation, headline: "splits: \(names.joined(separator: ", "))")
+    return WorkoutOutput.report(
+      events,
+      workout: nil,
+      in: invocation,
+      headline: "splits: \(names.joined(separator: ", "))"
+    )
   }
 
-  static let list = Command(["split", "list"], abstract: "List the splits and their exercises") { invocation in
+  static let list = Command(["split", "list"], abstract: "List the splits and their exercises") {
+    invocation in
     let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 0)
     let splits = session.state().liveSplits
@@ -96,7 +144,9 @@ enum SplitCommands {
       invocation.console.print(String(decoding: data, as: UTF8.self))
       return ExitStatus.success
     }
-    if splits.isEmpty { invocation.console.print("no splits yet; create one with 'journal split add NAME'") }
+    if splits.isEmpty {
+      invocation.console.print("no splits yet; create one with 'journal split add NAME'")
+    }
     for split in splits {
       let c = invocation.console
       c.print(c.styled(split.document.name, .bold) + c.styled("  \(split.document.id)", .dim))

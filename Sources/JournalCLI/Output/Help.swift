@@ -14,7 +14,9 @@ enum Help {
     let visible = commands.filter { !$0.isHidden }
     let width = (visible.map(\.name.count).max() ?? 0) + 2
     for command in visible {
-      lines.append("  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0) + command.abstract)
+      lines.append(
+        "  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0) + command.abstract
+      )
     }
     lines += [
       "",

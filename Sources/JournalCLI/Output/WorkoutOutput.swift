@@ -59,6 +59,7 @@ enum WorkoutOutput {
   /// Every entry of `log`: `5 × 100 · 5 × 100 · 4 × 100`.
   static func entries(_ log: WorkoutLogDocument) -> String {
     let entries = log.setEntries ?? []
-    return entries.isEmpty ? "no sets" : entries.map { describe($0, of: log) }.joined(separator: " · ")
+    return entries.isEmpty
+      ? "no sets" : entries.map { describe($0, of: log) }.joined(separator: " · ")
   }
 }

@@ -16,10 +16,13 @@ extension CommandValidator {
       case .completed:
         throw CommandError(
           "'\(log.exerciseName)' is completed",
-          hint: "'journal more' adds a set; 'journal reset' starts it over")
+          hint: "'journal more' adds a set; 'journal reset' starts it over"
+        )
       case .skipped:
         throw CommandError(
-          "'\(log.exerciseName)' was skipped", hint: "'journal reset' starts it over")
+          "'\(log.exerciseName)' was skipped",
+          hint: "'journal reset' starts it over"
+        )
       case .notStarted, .inProgress:
         break
       }
@@ -27,11 +30,14 @@ extension CommandValidator {
       guard done < log.sets else {
         throw CommandError(
           "all \(log.sets) sets of '\(log.exerciseName)' are done",
-          hint: "'journal more' adds one; 'journal finish' completes the exercise")
+          hint: "'journal more' adds one; 'journal finish' completes the exercise"
+        )
       }
       try check(actuals, for: log)
       var events = [event(workout, .setCompleted(SetCompleted(logID: log.id, actuals: actuals)))]
-      if done + 1 == log.sets, !keepOpen { events.append(event(workout, .logCompleted(logID: log.id))) }
+      if done + 1 == log.sets, !keepOpen {
+        events.append(event(workout, .logCompleted(logID: log.id)))
+      }
       return events
     case .adjustSet(let w, let x, let number, let actuals):
       let (workout, log) = try target(w, x, latestIfNoneOpen: true)
@@ -50,12 +56,16 @@ extension CommandValidator {
       return [
         event(
           workout,
-          .setAdjusted(SetAdjusted(logID: log.id, setEventID: sets[index].key, actuals: actuals)))
+          .setAdjusted(SetAdjusted(logID: log.id, setEventID: sets[index].key, actuals: actuals))
+        )
       ]
     case .addSet(let w, let x):
       let (workout, log) = try target(w, x, latestIfNoneOpen: true)
       guard log.status != .skipped else {
-        throw CommandError("'\(log.exerciseName)' was skipped", hint: "'journal reset' starts it over")
+        throw CommandError(
+          "'\(log.exerciseName)' was skipped",
+          hint: "'journal reset' starts it over"
+        )
       }
       guard log.sets < Limits.sets.upperBound else {
         throw CommandError("'\(log.exerciseName)' has \(log.sets) sets already")
@@ -80,10 +90,14 @@ extension CommandValidator {
       edit.logID = log.id
       guard edit != PlanEdited(logID: log.id) else { throw CommandError("nothing to change") }
       if case .set(let sets?) = edit.sets {
-        guard Limits.sets.contains(sets) else { throw CommandError("\(sets) sets is outside \(Limits.sets)") }
+        guard Limits.sets.contains(sets) else {
+          throw CommandError("\(sets) sets is outside \(Limits.sets)")
+        }
         let done = log.setEntries?.count ?? 0
         guard sets >= done else {
-          throw CommandError("'\(log.exerciseName)' has \(done) sets done; the plan cannot drop below")
+          throw CommandError(
+            "'\(log.exerciseName)' has \(done) sets done; the plan cannot drop below"
+          )
         }
       }
       if case .set(let reps?) = edit.reps { try checkReps(reps) }
@@ -97,7 +111,9 @@ extension CommandValidator {
       let workout = try openWorkout(w, latestIfNoneOpen: true)
       try check(plan)
       let order = (workout.document.logs.map(\.order).max() ?? -1) + 1
-      return [event(workout, .logAdded(LogPlan(logID: newID(), order: order, plan: plan, notes: notes)))]
+      return [
+        event(workout, .logAdded(LogPlan(logID: newID(), order: order, plan: plan, notes: notes)))
+      ]
     case .removeLog(let w, let x):
       let (workout, log) = try target(w, x, latestIfNoneOpen: true)
       return [event(workout, .logRemoved(logID: log.id))]
@@ -123,7 +139,10 @@ extension CommandValidator {
 
   /// The workout: the named one, else the open one, else (for corrections
   /// after the fact) the most recent one. Refuses times before its start.
-  func openWorkout(_ reference: String?, latestIfNoneOpen: Bool = false) throws(CommandError)
+  func openWorkout(
+    _ reference: String?,
+    latestIfNoneOpen: Bool = false
+  ) throws(CommandError)
     -> WorkoutState
   {
     var workout: WorkoutState
@@ -138,7 +157,8 @@ extension CommandValidator {
     guard at >= workout.document.start else {
       let format = ISO8601DateFormatter()
       throw CommandError(
-        "time \(format.string(from: at)) is before the workout started (\(format.string(from: workout.document.start)))")
+        "time \(format.string(from: at)) is before the workout started (\(format.string(from: workout.document.start)))"
+      )
     }
     return workout
   }
@@ -176,13 +196,23 @@ extension CommandValidator {
     let name = log.exerciseName
     switch log.loadType {
     case .weight:
-      if actuals.seconds != nil { throw CommandError("'\(name)' is a weight exercise: it takes no seconds") }
+      if actuals.seconds != nil {
+        throw CommandError("'\(name)' is a weight exercise: it takes no seconds")
+      }
     case .none:
-      if actuals.seconds != nil { throw CommandError("'\(name)' is a bodyweight exercise: it takes no seconds") }
-      if actuals.weight != nil { throw CommandError("'\(name)' is a bodyweight exercise: it takes no weight") }
+      if actuals.seconds != nil {
+        throw CommandError("'\(name)' is a bodyweight exercise: it takes no seconds")
+      }
+      if actuals.weight != nil {
+        throw CommandError("'\(name)' is a bodyweight exercise: it takes no weight")
+      }
     case .duration:
-      if actuals.reps != nil { throw CommandError("'\(name)' is a timed exercise: it takes no reps") }
-      if actuals.weight != nil { throw CommandError("'\(name)' is a timed exercise: it takes no weight") }
+      if actuals.reps != nil {
+        throw CommandError("'\(name)' is a timed exercise: it takes no reps")
+      }
+      if actuals.weight != nil {
+        throw CommandError("'\(name)' is a timed exercise: it takes no weight")
+      }
     }
     if let reps = actuals.reps { try checkReps(reps) }
     if let weight = actuals.weight { try checkWeight(weight) }
@@ -191,7 +221,11 @@ extension CommandValidator {
 
   func check(_ metrics: MetricsRecorded) throws(CommandError) {
     let rates = [metrics.avgHeartRate, metrics.maxHeartRate, metrics.minHeartRate].compactMap { $0 }
-    for rate in rates where !(rate.isFinite && Double(Limits.heartRate.lowerBound)...Double(Limits.heartRate.upperBound) ~= rate) {
+    for rate in rates
+    where
+      !(rate.isFinite
+      && Double(Limits.heartRate.lowerBound)...Double(Limits.heartRate.upperBound) ~= rate)
+    {
       throw CommandError("heart rate \(rate) is outside \(Limits.heartRate)")
     }
     if let kcal = metrics.activeEnergyKcal, !(kcal.isFinite && (0...20_000).contains(kcal)) {

@@ -32,12 +32,17 @@ public struct CommandValidator {
       let stream = "split:\(newID())"
       var events = [
         PendingEvent(
-          stream: stream, event: .splitCreated(SplitCreated(settings: settings, isStarter: isStarter)))
+          stream: stream,
+          event: .splitCreated(SplitCreated(settings: settings, isStarter: isStarter))
+        )
       ]
       for plan in exercises {
         events.append(
           PendingEvent(
-            stream: stream, event: .exerciseAdded(ExerciseAdded(exerciseID: newID(), plan: plan))))
+            stream: stream,
+            event: .exerciseAdded(ExerciseAdded(exerciseID: newID(), plan: plan))
+          )
+        )
       }
       return events
     case .updateSplit(let reference, let update):
@@ -54,8 +59,10 @@ public struct CommandValidator {
           activityType: update.activityType.applied(to: merged.activityType),
           restSeconds: update.restSeconds.applied(to: merged.restSeconds),
           autoAdvance: nil,
-          targetHeartRate: update.targetHeartRate.applied(to: merged.targetHeartRate)),
-        renaming: split.document.id)
+          targetHeartRate: update.targetHeartRate.applied(to: merged.targetHeartRate)
+        ),
+        renaming: split.document.id
+      )
       guard update != SplitUpdated() else { throw CommandError("nothing to change") }
       return [PendingEvent(stream: "split:\(split.document.id)", event: .splitUpdated(update))]
     case .moveSplit(let reference, let position):
@@ -66,7 +73,9 @@ public struct CommandValidator {
       }
       ids.removeAll { $0 == split.document.id }
       ids.insert(split.document.id, at: position - 1)
-      return [PendingEvent(stream: "splits", event: .splitsReordered(SplitsReordered(splitIDs: ids)))]
+      return [
+        PendingEvent(stream: "splits", event: .splitsReordered(SplitsReordered(splitIDs: ids)))
+      ]
     case .deleteSplit(let reference):
       let split = try state.split(reference)
       return [PendingEvent(stream: "split:\(split.document.id)", event: .splitDeleted)]
@@ -75,12 +84,20 @@ public struct CommandValidator {
       try check(plan)
       let id = newID()
       let stream = "split:\(split.document.id)"
-      var events = [PendingEvent(stream: stream, event: .exerciseAdded(ExerciseAdded(exerciseID: id, plan: plan)))]
+      var events = [
+        PendingEvent(
+          stream: stream,
+          event: .exerciseAdded(ExerciseAdded(exerciseID: id, plan: plan))
+        )
+      ]
       if let position {
         try checkPosition(position, count: split.document.exercises.count + 1)
         events.append(
           PendingEvent(
-            stream: stream, event: .exerciseMoved(ExerciseMoved(exerciseID: id, position: position - 1))))
+            stream: stream,
+            event: .exerciseMoved(ExerciseMoved(exerciseID: id, position: position - 1))
+          )
+        )
       }
       return events
     case .updateExercise(let splitReference, let reference, var update):
@@ -98,7 +115,8 @@ public struct CommandValidator {
       return [
         PendingEvent(
           stream: "split:\(split.document.id)",
-          event: .exerciseRemoved(ExerciseRemoved(exerciseID: exercise.id)))
+          event: .exerciseRemoved(ExerciseRemoved(exerciseID: exercise.id))
+        )
       ]
     case .moveExercise(let splitReference, let reference, let position):
       let split = try state.split(splitReference)
@@ -107,7 +125,8 @@ public struct CommandValidator {
       return [
         PendingEvent(
           stream: "split:\(split.document.id)",
-          event: .exerciseMoved(ExerciseMoved(exerciseID: exercise.id, position: position - 1)))
+          event: .exerciseMoved(ExerciseMoved(exerciseID: exercise.id, position: position - 1))
+        )
       ]
     case .duplicateExercise(let splitReference, let reference):
       let split = try state.split(splitReference)
@@ -115,17 +134,22 @@ public struct CommandValidator {
       return [
         PendingEvent(
           stream: "split:\(split.document.id)",
-          event: .exerciseDuplicated(ExerciseDuplicated(exerciseID: exercise.id, copyID: newID())))
+          event: .exerciseDuplicated(ExerciseDuplicated(exerciseID: exercise.id, copyID: newID()))
+        )
       ]
     case .startWorkout(let reference, let timeZone):
       let split = try state.split(reference)
       guard TimeZone(identifier: timeZone) != nil else {
-        throw CommandError("unknown time zone '\(timeZone)'", hint: "use an IANA name such as 'Europe/Paris'")
+        throw CommandError(
+          "unknown time zone '\(timeZone)'",
+          hint: "use an IANA name such as 'Europe/Paris'"
+        )
       }
       guard !split.document.exercises.isEmpty else {
         throw CommandError(
           "split '\(split.document.name)' has no exercises",
-          hint: "add one with 'journal exercise add \(split.document.name) NAME'")
+          hint: "add one with 'journal exercise add \(split.document.name) NAME'"
+        )
       }
       let logs = split.document.exercises.map { exercise in
         LogPlan(logID: newID(), order: exercise.order, plan: ExercisePlan(exercise))
@@ -137,7 +161,8 @@ public struct CommandValidator {
         restSeconds: split.document.restSeconds,
         autoAdvance: split.document.autoAdvance,
         targetHeartRate: split.document.targetHeartRate,
-        logs: logs)
+        logs: logs
+      )
       return [PendingEvent(stream: "workout:\(newID())", event: .workoutStarted(started))]
     default:
       return try workoutEvents(for: command)
@@ -190,18 +215,24 @@ public struct CommandValidator {
       throw CommandError("\(what) is longer than \(Limits.nameLength.upperBound) characters")
     }
     guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-      throw CommandError("\(what) '\(name.debugDescription.dropFirst().dropLast())' contains control characters")
+      throw CommandError(
+        "\(what) '\(name.debugDescription.dropFirst().dropLast())' contains control characters"
+      )
     }
   }
 
   func checkReps(_ reps: Int) throws(CommandError) {
-    guard Limits.reps.contains(reps) else { throw CommandError("\(reps) reps is outside \(Limits.reps)") }
+    guard Limits.reps.contains(reps) else {
+      throw CommandError("\(reps) reps is outside \(Limits.reps)")
+    }
   }
 
   func checkWeight(_ weight: Double) throws(CommandError) {
     guard weight.isFinite else { throw CommandError("weight \(weight) is not a number") }
     guard Limits.weight.contains(weight) else {
-      throw CommandError("weight \(WeightUnit.number(weight)) is outside 0…\(Int(Limits.weight.upperBound))")
+      throw CommandError(
+        "weight \(WeightUnit.number(weight)) is outside 0…\(Int(Limits.weight.upperBound))"
+      )
     }
   }
 
@@ -228,7 +259,8 @@ extension ExercisePlan {
       loadType: exercise.loadType,
       durationSeconds: exercise.durationSeconds,
       machineSettings: exercise.machineSettings,
-      libraryName: exercise.libraryName)
+      libraryName: exercise.libraryName
+    )
   }
 }
 

@@ -13,7 +13,8 @@ extension JournalState {
       among: live,
       what: "split",
       id: \.document.id,
-      names: { [$0.document.name] })
+      names: { [$0.document.name] }
+    )
     return match
   }
 
@@ -25,25 +26,39 @@ extension JournalState {
       if open.count == 1, let only = open.first { return only }
       if open.isEmpty {
         throw CommandError(
-          "no workout is in progress", hint: "start one with 'journal start SPLIT'")
+          "no workout is in progress",
+          hint: "start one with 'journal start SPLIT'"
+        )
       }
       let names = open.map { "\($0.document.id) (\($0.document.splitName ?? "no split"))" }
       throw CommandError(
         "\(open.count) workouts are open: \(names.joined(separator: ", "))",
-        hint: "name one with '--workout ID', or end the stale one with 'journal end --workout ID'")
+        hint: "name one with '--workout ID', or end the stale one with 'journal end --workout ID'"
+      )
     }
     if let deleted = workouts.values.first(where: {
       $0.deletedAt != nil && $0.document.id.caseInsensitiveCompare(reference) == .orderedSame
     }) {
       throw CommandError(
-        "workout '\(deleted.document.id)' is deleted", hint: "bring it back with 'journal undo'")
+        "workout '\(deleted.document.id)' is deleted",
+        hint: "bring it back with 'journal undo'"
+      )
     }
-    return try Self.pick(reference, among: live, what: "workout", id: \.document.id, names: { _ in [] })
+    return try Self.pick(
+      reference,
+      among: live,
+      what: "workout",
+      id: \.document.id,
+      names: { _ in [] }
+    )
   }
 
   /// The log of `workout` named by `reference` (exercise name or log id), or
   /// when nil the next one: the log in progress, else the first not started.
-  public func log(_ reference: String?, in workout: WorkoutState) throws(CommandError)
+  public func log(
+    _ reference: String?,
+    in workout: WorkoutState
+  ) throws(CommandError)
     -> WorkoutLogDocument
   {
     let logs = workout.document.logs
@@ -52,18 +67,23 @@ extension JournalState {
       if let next = logs.first(where: { $0.status == .notStarted }) { return next }
       throw CommandError(
         "every exercise of this workout is done or skipped",
-        hint: "end it with 'journal end', or name an exercise")
+        hint: "end it with 'journal end', or name an exercise"
+      )
     }
     return try Self.pick(
       reference,
       among: logs,
       what: "exercise",
       id: \.id,
-      names: { [$0.exerciseName] + ($0.libraryName.map { [$0] } ?? []) })
+      names: { [$0.exerciseName] + ($0.libraryName.map { [$0] } ?? []) }
+    )
   }
 
   /// The exercise of `split` named or identified by `reference`.
-  public func exercise(_ reference: String, in split: SplitState) throws(CommandError)
+  public func exercise(
+    _ reference: String,
+    in split: SplitState
+  ) throws(CommandError)
     -> ExerciseDocument
   {
     try Self.pick(
@@ -71,7 +91,8 @@ extension JournalState {
       among: split.document.exercises,
       what: "exercise",
       id: \.id,
-      names: { [$0.name] })
+      names: { [$0.name] }
+    )
   }
 
   /// One element by exact name (case-insensitive), else by unique name
@@ -91,7 +112,8 @@ extension JournalState {
       let ids = byName.map { String($0[keyPath: id].prefix(10)) }
       throw CommandError(
         "\(what) name '\(reference)' is ambiguous: \(byName.count) match",
-        hint: "use an id prefix instead: \(ids.joined(separator: ", "))")
+        hint: "use an id prefix instead: \(ids.joined(separator: ", "))"
+      )
     }
     let byNamePrefix = candidates.filter { candidate in
       names(candidate).contains { $0.lowercased().hasPrefix(reference.lowercased()) }
@@ -103,11 +125,14 @@ extension JournalState {
     if byID.count > 1 {
       throw CommandError(
         "\(what) id prefix '\(reference)' is ambiguous: \(byID.count) match",
-        hint: "type more characters of the id")
+        hint: "type more characters of the id"
+      )
     }
     var hint: String?
     let known = candidates.flatMap(names)
-    if !known.isEmpty { hint = "known: \(known.prefix(8).map { "'\($0)'" }.joined(separator: ", "))" }
+    if !known.isEmpty {
+      hint = "known: \(known.prefix(8).map { "'\($0)'" }.joined(separator: ", "))"
+    }
     throw CommandError("unknown \(what) '\(reference)'", hint: hint)
   }
 }

@@ -18,12 +18,15 @@ extension JournalEvent {
         activityType: try p.optionalInt("activityType"),
         restSeconds: try p.optionalInt("restSeconds"),
         autoAdvance: try p.optionalBool("autoAdvance"),
-        targetHeartRate: try p.optionalInt("targetHeartRate"))
+        targetHeartRate: try p.optionalInt("targetHeartRate")
+      )
       self = .splitCreated(
         SplitCreated(
           settings: settings,
           order: try p.optionalInt("order"),
-          isStarter: try p.optionalBool("starter") ?? false))
+          isStarter: try p.optionalBool("starter") ?? false
+        )
+      )
     case T.splitUpdated:
       var update = SplitUpdated()
       update.name = try p.change("name", p.optionalString)
@@ -43,7 +46,9 @@ extension JournalEvent {
         ExerciseAdded(
           exerciseID: try p.string("exerciseID"),
           plan: try ExercisePlan(p),
-          order: try p.optionalInt("order")))
+          order: try p.optionalInt("order")
+        )
+      )
     case T.exerciseUpdated:
       var update = ExerciseUpdated(exerciseID: try p.string("exerciseID"))
       update.name = try p.change("name", p.optionalString)
@@ -59,10 +64,12 @@ extension JournalEvent {
       self = .exerciseRemoved(ExerciseRemoved(exerciseID: try p.string("exerciseID")))
     case T.exerciseMoved:
       self = .exerciseMoved(
-        ExerciseMoved(exerciseID: try p.string("exerciseID"), position: try p.int("position")))
+        ExerciseMoved(exerciseID: try p.string("exerciseID"), position: try p.int("position"))
+      )
     case T.exerciseDuplicated:
       self = .exerciseDuplicated(
-        ExerciseDuplicated(exerciseID: try p.string("exerciseID"), copyID: try p.string("copyID")))
+        ExerciseDuplicated(exerciseID: try p.string("exerciseID"), copyID: try p.string("copyID"))
+      )
     case T.workoutStarted:
       var logs: [LogPlan] = []
       for log in try p.objects("logs") { logs.append(try LogPlan(log)) }
@@ -74,7 +81,9 @@ extension JournalEvent {
           restSeconds: try p.optionalInt("restSeconds"),
           autoAdvance: try p.optionalBool("autoAdvance"),
           targetHeartRate: try p.optionalInt("targetHeartRate"),
-          logs: logs))
+          logs: logs
+        )
+      )
     case T.logAdded:
       self = .logAdded(try LogPlan(p))
     case T.logRemoved:
@@ -93,13 +102,16 @@ extension JournalEvent {
     case T.setCompleted:
       let cursorOnly = try p.optionalBool("cursorOnly") ?? false
       self = .setCompleted(
-        SetCompleted(logID: try p.string("logID"), actuals: cursorOnly ? nil : try SetActuals(p)))
+        SetCompleted(logID: try p.string("logID"), actuals: cursorOnly ? nil : try SetActuals(p))
+      )
     case T.setAdjusted:
       self = .setAdjusted(
         SetAdjusted(
           logID: try p.string("logID"),
           setEventID: try p.string("set"),
-          actuals: try SetActuals(p)))
+          actuals: try SetActuals(p)
+        )
+      )
     case T.setAdded:
       self = .setAdded(logID: try p.string("logID"))
     case T.logCompleted:
@@ -123,12 +135,15 @@ extension JournalEvent {
           hrZoneSeconds: try p.optionalDoubles("hrZoneSeconds"),
           healthKitWorkoutUUID: try p.optionalString("healthKitWorkoutUUID"),
           source: source,
-          totalVolume: try p.optionalDouble("totalVolume")))
+          totalVolume: try p.optionalDouble("totalVolume")
+        )
+      )
     case T.workoutDeleted:
       self = .workoutDeleted
     case T.eventsReverted:
       self = .eventsReverted(
-        EventsReverted(eventIDs: try p.strings("events"), reason: try p.string("reason")))
+        EventsReverted(eventIDs: try p.strings("events"), reason: try p.string("reason"))
+      )
     default:
       throw PayloadError(type: type, message: "unknown event type")
     }

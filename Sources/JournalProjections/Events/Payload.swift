@@ -130,7 +130,10 @@ struct PayloadReader {
   }
 
   /// A field that may be absent (unchanged), null (cleared) or a value.
-  func change<T>(_ key: String, _ read: (String) throws(PayloadError) -> T?) throws(PayloadError)
+  func change<T>(
+    _ key: String,
+    _ read: (String) throws(PayloadError) -> T?
+  ) throws(PayloadError)
     -> Change<T>
   {
     guard let value = object[key] else { return .unchanged }
@@ -198,7 +201,9 @@ struct PayloadWriter {
 
   mutating func set(_ key: String, _ value: [MachineSetting]?) {
     if let value {
-      object[key] = .array(value.map { .object(["name": .string($0.name), "value": .string($0.value)]) })
+      object[key] = .array(
+        value.map { .object(["name": .string($0.name), "value": .string($0.value)]) }
+      )
     }
   }
 

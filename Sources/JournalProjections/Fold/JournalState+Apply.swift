@@ -65,7 +65,8 @@ extension JournalState {
     if let existing = splits[id], existing.deletedAt == nil {
       return report(e, "split '\(id)' exists already; ignored")
     }
-    let nextOrder = (splits.values.filter { $0.deletedAt == nil }.map(\.document.order).max() ?? -1) + 1
+    let nextOrder =
+      (splits.values.filter { $0.deletedAt == nil }.map(\.document.order).max() ?? -1) + 1
     let s = created.settings
     let document = SplitDocument(
       id: id,
@@ -78,7 +79,8 @@ extension JournalState {
       activityType: s.activityType,
       restSeconds: s.restSeconds,
       autoAdvance: s.autoAdvance,
-      targetHeartRate: s.targetHeartRate)
+      targetHeartRate: s.targetHeartRate
+    )
     splits[id] = SplitState(document: document, isStarter: created.isStarter)
   }
 
@@ -130,7 +132,8 @@ extension JournalState {
       logs: logs,
       restSeconds: started.restSeconds,
       autoAdvance: started.autoAdvance,
-      targetHeartRate: started.targetHeartRate)
+      targetHeartRate: started.targetHeartRate
+    )
     workouts[id] = WorkoutState(document: document, timeZone: zone)
   }
 
@@ -163,6 +166,7 @@ extension WorkoutLogDocument {
       notes: plan.notes,
       date: date,
       machineSettings: plan.plan.machineSettings,
-      libraryName: plan.plan.libraryName)
+      libraryName: plan.plan.libraryName
+    )
   }
 }

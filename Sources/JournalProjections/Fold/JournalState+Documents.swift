@@ -6,7 +6,9 @@ extension WorkoutState {
   public func renderedDocument(now: Date) -> WorkoutDocument {
     var result = document
     if let deleted = result.deletedLogIDs {
-      let kept = deleted.filter { now.timeIntervalSince($0.value) <= WorkoutDocument.deletedLogGrace }
+      let kept = deleted.filter {
+        now.timeIntervalSince($0.value) <= WorkoutDocument.deletedLogGrace
+      }
       result.deletedLogIDs = kept.isEmpty ? nil : kept
     }
     if result.metrics != nil {
@@ -31,9 +33,12 @@ extension JournalState {
     for state in splits.values {
       let path = DocumentPath.split(id: state.document.id)
       if let deletedAt = state.deletedAt {
-        guard state.isStarter || now.timeIntervalSince(deletedAt) <= Self.stubGrace else { continue }
+        guard state.isStarter || now.timeIntervalSince(deletedAt) <= Self.stubGrace else {
+          continue
+        }
         tree[DocumentPath.stub(of: path)] = try DocumentCoder.encode(
-          Stub(document: state.document, deletedAt: deletedAt))
+          Stub(document: state.document, deletedAt: deletedAt)
+        )
       } else {
         tree[path] = try DocumentCoder.encode(state.document)
       }
@@ -43,7 +48,8 @@ extension JournalState {
       if let deletedAt = state.deletedAt {
         guard now.timeIntervalSince(deletedAt) <= Self.stubGrace else { continue }
         tree[DocumentPath.stub(of: state.path)] = try DocumentCoder.encode(
-          Stub(document: document, deletedAt: deletedAt))
+          Stub(document: document, deletedAt: deletedAt)
+        )
       } else {
         tree[state.path] = try DocumentCoder.encode(document)
       }

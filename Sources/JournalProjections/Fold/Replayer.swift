@@ -33,7 +33,9 @@ public enum Replayer {
   /// A revert only names earlier events, so walking from the newest event to
   /// the oldest decides each revert before the events it names: reverting a
   /// revert (redo) brings its events back.
-  public static func cancelledEvents(in history: some BidirectionalCollection<FoldEvent>)
+  public static func cancelledEvents(
+    in history: some BidirectionalCollection<FoldEvent>
+  )
     -> [String: String]
   {
     var cancelledBy: [String: String] = [:]

@@ -21,7 +21,9 @@ extension SplitDocument {
         loadType: plan.loadType,
         durationSeconds: plan.durationSeconds,
         machineSettings: plan.machineSettings,
-        libraryName: plan.libraryName))
+        libraryName: plan.libraryName
+      )
+    )
     sortExercises()
     return nil
   }

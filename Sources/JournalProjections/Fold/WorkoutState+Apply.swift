@@ -39,7 +39,8 @@ extension WorkoutState {
         hrZoneSeconds: m.hrZoneSeconds,
         healthKitWorkoutUUID: m.healthKitWorkoutUUID,
         source: m.source,
-        recordedAt: e.at)
+        recordedAt: e.at
+      )
       recordedVolume = m.totalVolume
       return nil
     default:
@@ -69,7 +70,8 @@ extension WorkoutState {
       log.sets = edit.sets.applied(to: log.sets) ?? log.sets
       log.reps = edit.reps.applied(to: log.reps) ?? log.reps
       log.weight = edit.weight.applied(to: log.weight) ?? log.weight
-      log.durationSeconds = edit.durationSeconds.applied(to: log.durationSeconds) ?? log.durationSeconds
+      log.durationSeconds =
+        edit.durationSeconds.applied(to: log.durationSeconds) ?? log.durationSeconds
       log.notes = edit.notes.applied(to: log.notes)
       log.machineSettings = edit.machineSettings.applied(to: log.machineSettings)
       log.sets = max(log.sets, log.setEntries?.count ?? 0)
@@ -92,7 +94,9 @@ extension WorkoutState {
           eventID: e.id,
           device: e.device,
           original: entry,
-          adjustments: []))
+          adjustments: []
+        )
+      )
     case .setAdjusted(let adjustment):
       guard
         let index = sources.firstIndex(where: { $0.key == adjustment.setEventID }),
@@ -120,7 +124,9 @@ extension WorkoutState {
             eventID: e.id,
             device: e.device,
             original: entry,
-            adjustments: []))
+            adjustments: []
+          )
+        )
       }
     case .logSkipped:
       guard log.status != .skipped else { return "log '\(log.id)' is skipped already" }

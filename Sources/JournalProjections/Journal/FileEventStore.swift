@@ -51,7 +51,14 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         throw JournalError(.invalidEvent, "event id '\(event.id)' is not a ULID")
       }
       batch.append(
-        NewEvent(stream: event.stream, type: event.type, version: event.version, payload: event.payload, id: id))
+        NewEvent(
+          stream: event.stream,
+          type: event.type,
+          version: event.version,
+          payload: event.payload,
+          id: id
+        )
+      )
     }
     let time = notBefore.map { HybridTime(milliseconds: $0.0, counter: $0.1) }
     return try writer.append(batch, notBefore: time).map(Self.stored)
@@ -68,6 +75,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
       type: record.type,
       version: record.version,
       payload: record.payload,
-      location: record.location.description)
+      location: record.location.description
+    )
   }
 }

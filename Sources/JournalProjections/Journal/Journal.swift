@@ -60,10 +60,17 @@ public final class Journal: @unchecked Sendable {
   }
 
   /// Upcasts and decodes one stored event; one stored event may become several.
-  static func decode(_ record: StoredEvent, upcaster: Upcaster) -> Result<[FoldEvent], DecodeFailure> {
+  static func decode(
+    _ record: StoredEvent,
+    upcaster: Upcaster
+  ) -> Result<[FoldEvent], DecodeFailure> {
     let lifted: [(type: String, payload: JSONValue)]
     do {
-      lifted = try upcaster.upcast(type: record.type, version: record.version, payload: record.payload)
+      lifted = try upcaster.upcast(
+        type: record.type,
+        version: record.version,
+        payload: record.payload
+      )
     } catch {
       return .failure(DecodeFailure(reason: error.reason))
     }
@@ -82,7 +89,9 @@ public final class Journal: @unchecked Sendable {
             stream: record.stream,
             at: at,
             action: item.payload[PayloadMetadata.action]?.stringValue,
-            event: event))
+            event: event
+          )
+        )
       } catch {
         return .failure(DecodeFailure(reason: error.description))
       }
@@ -131,7 +140,11 @@ public final class Journal: @unchecked Sendable {
         type: event.event.typeName,
         version: JournalEvent.currentVersions[event.event.typeName] ?? 1,
         payload: PayloadMetadata.adding(
-          at: at, action: id == action ? nil : action, to: event.event.payload))
+          at: at,
+          action: id == action ? nil : action,
+          to: event.event.payload
+        )
+      )
     }
     let last = history.last.map { ($0.milliseconds, $0.counter) }
     let stored = try store.append(toAppend, device: device, notBefore: last)

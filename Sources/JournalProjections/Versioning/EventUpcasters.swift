@@ -20,10 +20,13 @@ public enum EventUpcasters {
   /// Every step, in one list.
   public static let steps: [UpcastStep] = [
     UpcastStep(
-      type: JournalEvent.TypeName.splitCreated, from: 1,
+      type: JournalEvent.TypeName.splitCreated,
+      from: 1,
       summary: "embedded exercises become exercise.added events"
     ) { payload in
-      guard case .object(var split) = payload else { return [(JournalEvent.TypeName.splitCreated, payload)] }
+      guard case .object(var split) = payload else {
+        return [(JournalEvent.TypeName.splitCreated, payload)]
+      }
       let exercises = split.removeValue(forKey: "exercises")?.arrayValue ?? []
       var events = [(type: JournalEvent.TypeName.splitCreated, payload: JSONValue.object(split))]
       for exercise in exercises {
@@ -32,46 +35,57 @@ public enum EventUpcasters {
       return events
     },
     UpcastStep(
-      type: JournalEvent.TypeName.exerciseAdded, from: 1,
+      type: JournalEvent.TypeName.exerciseAdded,
+      from: 1,
       summary: "drop category and weight reminders (split schema v2)"
     ) { [(JournalEvent.TypeName.exerciseAdded, dropSplitV1Fields($0))] },
     UpcastStep(
-      type: JournalEvent.TypeName.exerciseAdded, from: 2,
+      type: JournalEvent.TypeName.exerciseAdded,
+      from: 2,
       summary: "whole weights become doubles (split schema v3)"
     ) { [(JournalEvent.TypeName.exerciseAdded, doubleWeight($0))] },
     UpcastStep(
-      type: JournalEvent.TypeName.exerciseUpdated, from: 1,
+      type: JournalEvent.TypeName.exerciseUpdated,
+      from: 1,
       summary: "drop category and weight reminders (split schema v2)"
     ) { [(JournalEvent.TypeName.exerciseUpdated, dropSplitV1Fields($0))] },
     UpcastStep(
-      type: JournalEvent.TypeName.exerciseUpdated, from: 2,
+      type: JournalEvent.TypeName.exerciseUpdated,
+      from: 2,
       summary: "whole weights become doubles (split schema v3)"
     ) { [(JournalEvent.TypeName.exerciseUpdated, doubleWeight($0))] },
     UpcastStep(
-      type: JournalEvent.TypeName.workoutStarted, from: 1,
+      type: JournalEvent.TypeName.workoutStarted,
+      from: 1,
       summary: "drop the derived per-log completed flag (workout schema v3)"
     ) { payload in
       [(JournalEvent.TypeName.workoutStarted, mapLogs(payload) { removing("completed", from: $0) })]
     },
     UpcastStep(
-      type: JournalEvent.TypeName.workoutStarted, from: 2,
+      type: JournalEvent.TypeName.workoutStarted,
+      from: 2,
       summary: "whole log weights become doubles (workout schema v4)"
     ) { payload in
       [(JournalEvent.TypeName.workoutStarted, mapLogs(payload, doubleWeight))]
     },
     UpcastStep(
-      type: JournalEvent.TypeName.logCompleted, from: 1,
+      type: JournalEvent.TypeName.logCompleted,
+      from: 1,
       summary: "drop the derived completed flag (workout schema v3)"
     ) { [(JournalEvent.TypeName.logCompleted, removing("completed", from: $0))] },
     UpcastStep(
-      type: JournalEvent.TypeName.logReset, from: 1,
+      type: JournalEvent.TypeName.logReset,
+      from: 1,
       summary: "drop the derived completed flag (workout schema v3)"
     ) { [(JournalEvent.TypeName.logReset, removing("completed", from: $0))] },
     UpcastStep(
-      type: JournalEvent.TypeName.setCompleted, from: 1,
+      type: JournalEvent.TypeName.setCompleted,
+      from: 1,
       summary: "a progress-cursor move without actuals becomes a cursor-only set"
     ) { payload in
-      guard case .object(var set) = payload else { return [(JournalEvent.TypeName.setCompleted, payload)] }
+      guard case .object(var set) = payload else {
+        return [(JournalEvent.TypeName.setCompleted, payload)]
+      }
       set["index"] = nil
       set["cursorOnly"] = .bool(true)
       return [(JournalEvent.TypeName.setCompleted, .object(set))]

@@ -49,7 +49,9 @@ public struct Upcaster: Sendable {
       guard steps[step.type]?[step.from] == nil else {
         throw RegistryError(message: "two steps for '\(step.type)' v\(step.from)")
       }
-      guard step.from >= 1 else { throw RegistryError(message: "step '\(step.type)' from v\(step.from)") }
+      guard step.from >= 1 else {
+        throw RegistryError(message: "step '\(step.type)' from v\(step.from)")
+      }
       steps[step.type, default: [:]][step.from] = step
     }
     for (type, byVersion) in steps {
@@ -57,7 +59,9 @@ public struct Upcaster: Sendable {
       let highest = byVersion.keys.max() ?? 0
       if let current {
         guard highest < current else {
-          throw RegistryError(message: "step '\(type)' v\(highest) reaches past current v\(current)")
+          throw RegistryError(
+            message: "step '\(type)' v\(highest) reaches past current v\(current)"
+          )
         }
         let lowest = byVersion.keys.min() ?? current
         for version in lowest..<current where byVersion[version] == nil {
@@ -74,7 +78,11 @@ public struct Upcaster: Sendable {
   ///
   /// - Throws: ``Unreadable`` for an unknown type, a version newer than this
   ///   build knows, or an old version with no step.
-  public func upcast(type: String, version: Int, payload: JSONValue) throws(Unreadable)
+  public func upcast(
+    type: String,
+    version: Int,
+    payload: JSONValue
+  ) throws(Unreadable)
     -> [(type: String, payload: JSONValue)]
   {
     var pending = [(type: type, version: version, payload: payload)]
@@ -82,8 +90,10 @@ public struct Upcaster: Sendable {
     while let next = pending.popLast() {
       guard let current = currentVersions[next.type] else {
         throw Unreadable(
-          type: next.type, version: next.version,
-          reason: "event type '\(next.type)' is unknown to this build")
+          type: next.type,
+          version: next.version,
+          reason: "event type '\(next.type)' is unknown to this build"
+        )
       }
       if next.version == current {
         done.append((next.type, next.payload))
@@ -91,13 +101,18 @@ public struct Upcaster: Sendable {
       }
       guard next.version < current else {
         throw Unreadable(
-          type: next.type, version: next.version,
-          reason: "event '\(next.type)' has version \(next.version); the highest this build reads is \(current)")
+          type: next.type,
+          version: next.version,
+          reason:
+            "event '\(next.type)' has version \(next.version); the highest this build reads is \(current)"
+        )
       }
       guard let step = steps[next.type]?[next.version] else {
         throw Unreadable(
-          type: next.type, version: next.version,
-          reason: "event '\(next.type)' version \(next.version) has no upgrade step")
+          type: next.type,
+          version: next.version,
+          reason: "event '\(next.type)' version \(next.version) has no upgrade step"
+        )
       }
       for produced in step.transform(next.payload).reversed() {
         pending.append((produced.type, next.version + 1, produced.payload))
@@ -107,7 +122,12 @@ public struct Upcaster: Sendable {
   }
 
   /// Applies the steps of `type` up to version `target` only (for test vectors).
-  public func upcast(type: String, version: Int, payload: JSONValue, upTo target: Int)
+  public func upcast(
+    type: String,
+    version: Int,
+    payload: JSONValue,
+    upTo target: Int
+  )
     -> [(type: String, payload: JSONValue)]
   {
     var events = [(type: type, payload: payload)]

@@ -93,7 +93,8 @@ import Testing
         SetEntry(reps: 6, weight: 95, completedAt: t0 + 120),
         SetEntry(reps: 5, weight: 100, completedAt: t0 + 180),
         SetEntry(reps: 5, weight: 100, completedAt: t0 + 180),
-      ])
+      ]
+    )
     let provenance = try #require(h.state.liveWorkouts.first?.provenance[bench.id])
     #expect(provenance.map(\.kind) == [.recorded, .filledFromPlan, .filledFromPlan])
   }
@@ -167,11 +168,16 @@ import Testing
     let h = try started()
     try h.run(.completeSet(workout: nil, exercise: nil, SetActuals(reps: 5, weight: 110)))
     try h.run(.completeLog(workout: nil, exercise: nil))
-    try h.run(.recordMetrics(workout: nil, MetricsRecorded(activeEnergyKcal: 250, source: .phoneEstimate)))
+    try h.run(
+      .recordMetrics(workout: nil, MetricsRecorded(activeEnergyKcal: 250, source: .phoneEstimate))
+    )
     let state = h.state
     let live = try #require(state.liveWorkouts.first)
     let metrics = try #require(live.renderedDocument(now: t0).metrics)
-    #expect(metrics.totalVolume == Double(5 * 110 + 2 * 5 * 100), "\(String(describing: metrics.totalVolume))")
+    #expect(
+      metrics.totalVolume == Double(5 * 110 + 2 * 5 * 100),
+      "\(String(describing: metrics.totalVolume))"
+    )
     #expect(metrics.recordedAt == t0 + 240)
   }
 
@@ -199,12 +205,18 @@ import Testing
     try h.run(.moveExercise(split: "Upper Body", exercise: "Plank", position: 1))
     split = try #require(h.state.liveSplits.first?.document)
     #expect(split.exercises.map(\.name) == ["Plank", "Bench Press", "Bench Press", "Push-up"])
-    try h.run(.updateExercise(split: "upper body", exercise: "plank", {
-      var update = ExerciseUpdated(exerciseID: "")
-      update.name = .set("Side Plank")
-      update.libraryName = .set("Plank")
-      return update
-    }()))
+    try h.run(
+      .updateExercise(
+        split: "upper body",
+        exercise: "plank",
+        {
+          var update = ExerciseUpdated(exerciseID: "")
+          update.name = .set("Side Plank")
+          update.libraryName = .set("Plank")
+          return update
+        }()
+      )
+    )
     split = try #require(h.state.liveSplits.first?.document)
     #expect(split.exercises[0].name == "Side Plank")
     #expect(split.exercises[0].libraryName == "Plank")
