@@ -44,12 +44,13 @@ public final class JournalHarness: @unchecked Sendable {
   /// and the store to be unchanged.
   public func expectRefused(
     _ command: JournalCommand,
+    at: Date? = nil,
     containing message: String,
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
     let before = store.stored
     do {
-      try journal.execute(command, device: "phone", now: now)
+      try journal.execute(command, device: "phone", at: at, now: now)
       Issue.record("expected refusal containing '\(message)'", sourceLocation: sourceLocation)
     } catch let error as CommandError {
       #expect(
@@ -60,7 +61,11 @@ public final class JournalHarness: @unchecked Sendable {
     } catch {
       Issue.record("unexpected error \(error)", sourceLocation: sourceLocation)
     }
-    #expect(store.stored == before, "a refused command appended", sourceLocation: sourceLocation)
+    let after = store.stored
+    let unchanged = after == before
+    #expect(
+      unchanged, "a refused command appended \(after.count - before.count) events",
+      sourceLocation: sourceLocation)
   }
 
   /// The folded state now.

@@ -119,6 +119,12 @@ extension JournalState {
       names(candidate).contains { $0.lowercased().hasPrefix(reference.lowercased()) }
     }
     if byNamePrefix.count == 1, let only = byNamePrefix.first { return only }
+    if byNamePrefix.count > 1 {
+      let matching = byNamePrefix.compactMap { names($0).first }.map { "'\($0)'" }
+      throw CommandError(
+        "\(what) '\(reference)' is ambiguous: it starts \(matching.joined(separator: ", "))",
+        hint: "type more of the name")
+    }
     let upper = reference.uppercased()
     let byID = upper.isEmpty ? [] : candidates.filter { $0[keyPath: id].hasPrefix(upper) }
     if byID.count == 1, let only = byID.first { return only }
