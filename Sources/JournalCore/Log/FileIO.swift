@@ -141,7 +141,13 @@ extension FileIO {
       mode: 0o600
     )
     defer { close(descriptor) }
-    try writeAll(descriptor, bytes, path: path)
-    if durable { try sync(descriptor, path: path) }
+    do {
+      try writeAll(descriptor, bytes, path: path)
+      if durable { try sync(descriptor, path: path) }
+    } catch {
+      // Leave no half-written file behind.
+      unlink(path)
+      throw error
+    }
   }
 }

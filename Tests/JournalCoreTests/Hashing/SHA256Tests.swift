@@ -1,0 +1,51 @@
+import JournalCore
+import Testing
+
+@Suite struct SHA256Tests {
+  /// FIPS 180-2 appendix B and the NIST example values for SHA-256.
+  @Test(arguments: [
+    ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+    ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+    (
+      "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+      "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+    ),
+    (
+      "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqr"
+        + "lmnopqrsmnopqrstnopqrstu",
+      "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"
+    ),
+  ])
+  func nistVectors(message: String, expected: String) {
+    #expect(SHA256.hash(Array(message.utf8)).hexString == expected)
+  }
+
+  @Test func oneMillionA() {
+    let message = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
+    #expect(
+      SHA256.hash(message).hexString
+        == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"
+    )
+  }
+
+  @Test func incrementalUpdatesMatchOneShot() {
+    let message = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+    let expected = SHA256.hash(message)
+    for split in [0, 1, 55, 56, 63, 64, 65, 127, 128, 500, 999, 1000] {
+      var hasher = SHA256()
+      hasher.update(message[0..<split])
+      hasher.update(message[split...])
+      #expect(hasher.finalize() == expected, "split at \(split)")
+    }
+  }
+
+  @Test func digestHexRoundTrip() {
+    let digest = SHA256.hash(Array("abc".utf8))
+    #expect(SHA256Digest(hexString: digest.hexString) == digest)
+    #expect(SHA256Digest(hexString: digest.hexString.uppercased()) == nil)
+    #expect(SHA256Digest(hexString: "00") == nil)
+    #expect(SHA256Digest.zero.hexString == String(repeating: "0", count: 64))
+    #expect(digest.bytes.count == 32)
+    #expect(digest.bytes.first == 0xBA)
+  }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import JournalTestSupport
+import Testing
+
+@testable import JournalCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+@Suite struct FaultInjectionTests {
+  private let segment = "devices/phone/000001.jsonl"
+
+  private func makeFaultyLog() throws -> (EventLog, FaultyFileIO) {
+    let faulty = FaultyFileIO()
+    let url = try makeTemporaryDirectory("faults")
+    return (try EventLog.create(at: url, fileIO: faulty), faulty)
+  }
+
+  @Test func diskFullOnWriteIsNotAcknowledgedAndLeavesTheFileAsItWas() throws {
+    let (log, faulty) = try makeFaultyLog()
+    let writer = try log.openWriter(device: "phone", options: testOptions(durability: .full))
+    defer { writer.close() }
+    try writer.append([sampleEvent(0), sampleEvent(1)])
+    let before = try contents(log, segment)
+    faulty.inject(.write, .shortWrite(37))
+    faulty.inject(.write, call: 2, .fail(ENOSPC))
+    expectJournalError(.io, file: segment) { try writer.append([sampleEvent(2), sampleEvent(3)]) }
+    #expect(try contents(log, segment) == before)
+    // The writer is still usable once space is back, and continues the chain.
+    let record = try writer.append(sampleEvent(4))
+    #expect(record.sequence == 3)
+    #expect(try log.verify().isClean)
+  }
+
+  @Test func anIOErrorOnSyncIsNotAcknowledgedAndTheWriterMustBeReopened() throws {
+    let (log, faulty) = try makeFaultyLog()
+    let writer = try log.openWriter(device: "phone", options: testOptions(durability: .full))
+    try writer.append(sampleEvent(0))
+    let before = try contents(log, segment)
+    faulty.inject(.sync, .fail(EIO))
+    do {
+      try writer.append(sampleEvent(1))
+      Issue.record("the append was acknowledged")
+    } catch let error as JournalError {
+      #expect(error.kind == .io)
+      #expect(error.description.contains("input/output error"))
+    }
+    #expect(try contents(log, segment) == before)
+    expectJournalError(.writerClosed) { try writer.append(sampleEvent(2)) }
+    writer.close()
+    let reopened = try log.openWriter(device: "phone", options: testOptions(durability: .full))
+    #expect(reopened.recoveryNotices.isEmpty)
+    #expect(try reopened.append(sampleEvent(3)).sequence == 2)
+    reopened.close()
+    #expect(try log.verify().isClean)
+  }
+
+  @Test func aFailedUndoIsRecoveredOnTheNextOpen() throws {
+    let (log, faulty) = try makeFaultyLog()
+    let writer = try log.openWriter(device: "phone", options: testOptions(durability: .full))
+    try writer.append(sampleEvent(0))
+    let before = try contents(log, segment)
+    faulty.inject(.write, .shortWrite(50))
+    faulty.inject(.write, call: 2, .fail(EIO))
+    faulty.inject(.truncate, .fail(EIO))
+    expectJournalError(.io) { try writer.append(sampleEvent(1)) }
+    expectJournalError(.writerClosed) { try writer.append(sampleEvent(2)) }
+    writer.close()
+    #expect(try contents(log, segment).count == before.count + 50)
+
+    let reopened = try log.openWriter(device: "phone", options: testOptions(durability: .full))
+    #expect(reopened.recoveryNotices.map(\.byteCount) == [50])
+    #expect(try contents(log, segment) == before)
+    #expect(try reopened.append(sampleEvent(3)).sequence == 2)
+    reopened.close()
+    #expect(try log.verify().isClean)
+  }
+
+  @Test func failingToStartASegmentLeavesTheSealedOneAlone() throws {
+    let (log, faulty) = try makeFaultyLog()
+    let options = testOptions(segmentSizeLimit: 600, durability: .full)
+    let writer = try log.openWriter(device: "phone", options: options)
+    defer { writer.close() }
+    try writer.append([sampleEvent(0), sampleEvent(1)])
+    let sealed = try contents(log, segment)
+    faulty.inject(.open, .fail(ENOSPC))
+    expectJournalError(.io) { try writer.append([sampleEvent(2), sampleEvent(3)]) }
+    faulty.inject(.syncDirectory, .fail(EIO))
+    expectJournalError(.io) { try writer.append([sampleEvent(2), sampleEvent(3)]) }
+    #expect(try contents(log, segment) == sealed)
+    let records = try writer.append([sampleEvent(4)])
+    #expect(records.map(\.sequence) == [3])
+    #expect(try log.verify().isClean)
+    #expect(try log.readDevice("phone").records.count == 3)
+  }
+
+  @Test func aFailedSideFileLeavesTheTornTailInPlace() throws {
+    let (log, faulty) = try makeFaultyLog()
+    try fill(log, device: "phone", count: 2)
+    let torn = try contents(log, segment) + Array("{\"id\":".utf8)
+    try overwrite(log, segment, torn)
+    faulty.inject(.write, .fail(ENOSPC))
+    expectJournalError(.io) {
+      _ = try log.openWriter(device: "phone", options: testOptions(durability: .full))
+    }
+    #expect(try contents(log, segment) == torn)
+    let writer = try log.openWriter(device: "phone", options: testOptions(durability: .full))
+    writer.close()
+    #expect(writer.recoveryNotices.count == 1)
+  }
+}
