@@ -41,15 +41,16 @@ public enum DocumentCoder {
   /// that names the file and the field.
   ///
   /// - Throws: ``DocumentError`` when the bytes are not a valid `T`.
-  public static func decode<T: Decodable>(_ type: T.Type, from data: Data, file: String) throws -> T
-  {
+  public static func decode<T: Decodable>(
+    _ type: T.Type,
+    from data: Data,
+    file: String
+  ) throws -> T {
     do {
       return try decoder(dates: .iso8601).decode(type, from: data)
     } catch let error as DecodingError {
-      throw DocumentError(
-        file: file,
-        reason: DocumentError.describe(locatingDates(error, type, data))
-      )
+      let located = locatingNumbers(locatingDates(error, type, data), type, data)
+      throw DocumentError(file: file, reason: DocumentError.describe(located))
     } catch {
       throw DocumentError(file: file, reason: "\(error)")
     }
@@ -95,6 +96,98 @@ public enum DocumentCoder {
       return located
     } catch {}
     return error
+  }
+
+  /// Names the field of a number that does not fit it (`5.5` or `1e30` for an `Int`).
+  ///
+  /// Foundation reports such a number as "not valid JSON", without a path. When
+  /// the bytes are valid JSON, the suspicious numbers (fractional, or beyond
+  /// `Int`) are replaced by 0 one after the other until the error goes away:
+  /// the last one replaced is the culprit.
+  private static func locatingNumbers<T: Decodable>(
+    _ error: DecodingError,
+    _ type: T.Type,
+    _ data: Data
+  ) -> DecodingError {
+    guard case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+      var root = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
+    else { return error }
+    var suspects: [([PathKey], NSNumber)] = []
+    collectSuspects(root, path: [], into: &suspects)
+    for (path, number) in suspects.prefix(10_000) {
+      root = replacing(root, at: path[...])
+      guard
+        let patched = try? JSONSerialization.data(withJSONObject: root, options: .fragmentsAllowed)
+      else { break }
+      do {
+        _ = try decoder(dates: .iso8601).decode(type, from: patched)
+      } catch let DecodingError.dataCorrupted(after)
+        where after.codingPath.isEmpty && after.debugDescription == context.debugDescription
+      {
+        continue
+      } catch {}
+      return .dataCorrupted(
+        DecodingError.Context(
+          codingPath: path,
+          debugDescription: "the number \(number) does not fit the field"
+        )
+      )
+    }
+    return error
+  }
+
+  private static func collectSuspects(
+    _ value: Any,
+    path: [PathKey],
+    into suspects: inout [([PathKey], NSNumber)]
+  ) {
+    switch value {
+    case let object as [String: Any]:
+      for (key, member) in object.sorted(by: { $0.key < $1.key }) {
+        collectSuspects(member, path: path + [PathKey(stringValue: key)], into: &suspects)
+      }
+    case let array as [Any]:
+      for (index, element) in array.enumerated() {
+        collectSuspects(element, path: path + [PathKey(intValue: index)], into: &suspects)
+      }
+    case let number as NSNumber:
+      let double = number.doubleValue
+      if double.rounded() != double || double.magnitude >= 9.2e18 {
+        suspects.append((path, number))
+      }
+    default:
+      break
+    }
+  }
+
+  /// `value` with the number at `path` replaced by 0.
+  private static func replacing(_ value: Any, at path: ArraySlice<PathKey>) -> Any {
+    guard let key = path.first else { return 0 }
+    if let index = key.intValue, var array = value as? [Any], array.indices.contains(index) {
+      array[index] = replacing(array[index], at: path.dropFirst())
+      return array
+    }
+    if var object = value as? [String: Any], let member = object[key.stringValue] {
+      object[key.stringValue] = replacing(member, at: path.dropFirst())
+      return object
+    }
+    return value
+  }
+}
+
+/// A coding key of a path found outside the decoder.
+private struct PathKey: CodingKey {
+  var stringValue: String
+  var intValue: Int?
+
+  init(stringValue: String) {
+    self.stringValue = stringValue
+    intValue = nil
+  }
+
+  init(intValue: Int) {
+    stringValue = "\(intValue)"
+    self.intValue = intValue
   }
 }
 

@@ -268,6 +268,16 @@ import Testing
       mentions: ["'deletedLogIDs.a'", "yesterday"]
     ),
     Malformation(name: "null field", edit: { $0["id"] = NSNull() }, mentions: ["id"]),
+    Malformation(
+      name: "integer out of range",
+      edit: { $0["restSeconds"] = 1e30 },
+      mentions: ["restSeconds"]
+    ),
+    Malformation(
+      name: "fractional integer",
+      edit: { $0["schemaVersion"] = 5.5 },
+      mentions: ["schemaVersion"]
+    ),
   ]
 
   @Test(arguments: malformations)
@@ -293,6 +303,8 @@ import Testing
     ("truncated", Data("{\"id\" : \"01HF\", \"name\" : \"Pu".utf8)),
     ("array", Data("[]".utf8)),
     ("invalid UTF-8", Data([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D])),
+    ("deeply nested", Data((String(repeating: "[", count: 100_000) + "]").utf8)),
+    ("NUL bytes", Data(repeating: 0, count: 64)),
   ])
   func unreadableBytesGiveADocumentError(name: String, data: Data) {
     let error = #expect(throws: DocumentError.self) {
