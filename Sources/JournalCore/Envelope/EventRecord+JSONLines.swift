@@ -144,7 +144,8 @@ extension EventRecord {
     var version: Int?
     var payload: JSONValue?
     var previousHash: SHA256Digest?
-    var seen: Set<String> = []
+    var seenKeys: UInt16 = 0
+    var otherKeys: Set<String> = []
 
     try parser.expect(UInt8(ascii: "{"))
     var done = false
@@ -155,7 +156,13 @@ extension EventRecord {
       }
       let key = try parser.parseString()
       parser.skipWhitespace()
-      guard seen.insert(key).inserted else { throw RecordFailure(cause: "duplicate key '\(key)'") }
+      let bit = envelopeKeyBits[key] ?? 0
+      if bit != 0 {
+        guard seenKeys & bit == 0 else { throw RecordFailure(cause: "duplicate key '\(key)'") }
+        seenKeys |= bit
+      } else if !otherKeys.insert(key).inserted {
+        throw RecordFailure(cause: "duplicate key '\(key)'")
+      }
       try parser.expect(UInt8(ascii: ":"))
       parser.skipWhitespace()
       let value = try parser.parseValue()
@@ -227,7 +234,7 @@ extension EventRecord {
       let version, let payload, let previousHash
     else {
       let required = ["id", "dev", "seq", "ms", "lc", "stream", "type", "v", "data", "prev"]
-      let missing = required.filter { !seen.contains($0) }
+      let missing = required.filter { seenKeys & (envelopeKeyBits[$0] ?? 0) == 0 }
       throw RecordFailure(cause: "missing key '\(missing.first ?? "?")'")
     }
     return EventRecord(
@@ -245,6 +252,12 @@ extension EventRecord {
     )
   }
 }
+
+/// One bit per envelope key, to find repeated keys without allocating.
+private let envelopeKeyBits: [String: UInt16] = [
+  "id": 1 << 0, "dev": 1 << 1, "seq": 1 << 2, "ms": 1 << 3, "lc": 1 << 4, "stream": 1 << 5,
+  "type": 1 << 6, "v": 1 << 7, "data": 1 << 8, "prev": 1 << 9, "crc": 1 << 10,
+]
 
 /// Eight lowercase hex digits.
 func hex8(_ value: UInt32) -> String {

@@ -21,16 +21,34 @@ public struct SHA256: Sendable {
 
   /// Hashes `bytes` in one call.
   public static func hash(_ bytes: some Sequence<UInt8>) -> SHA256Digest {
+    if let digest = bytes.withContiguousStorageIfAvailable({ hash(UnsafeRawBufferPointer($0)) }) {
+      return digest
+    }
     var hasher = SHA256()
     hasher.update(bytes)
     return hasher.finalize()
   }
 
-  /// Hashes the memory in `buffer` in one call.
+  /// Hashes the memory in `buffer` in one call, without allocating.
   public static func hash(_ buffer: UnsafeRawBufferPointer) -> SHA256Digest {
     var hasher = SHA256()
-    hasher.update(buffer)
-    return hasher.finalize()
+    let whole = buffer.count / 64
+    if whole > 0 { hasher.compress(buffer, blocks: whole) }
+    let rest = buffer.count - whole * 64
+    let bitLength = UInt64(buffer.count) &* 8
+    // The remaining bytes, 0x80, zeros and the 64-bit length fill one or two blocks.
+    return withUnsafeTemporaryAllocation(byteCount: 128, alignment: 8) { tail in
+      let blocks = rest < 56 ? 1 : 2
+      tail.initializeMemory(as: UInt8.self, repeating: 0)
+      for index in 0..<rest { tail[index] = buffer[whole * 64 + index] }
+      tail[rest] = 0x80
+      for index in 0..<8 {
+        tail[blocks * 64 - 1 - index] = UInt8(truncatingIfNeeded: bitLength >> UInt64(index * 8))
+      }
+      hasher.compress(UnsafeRawBufferPointer(rebasing: tail[0..<blocks * 64]), blocks: blocks)
+      let s = hasher.state
+      return SHA256Digest(words: (s.0, s.1, s.2, s.3, s.4, s.5, s.6, s.7))
+    }
   }
 
   /// Adds `bytes` to the message.

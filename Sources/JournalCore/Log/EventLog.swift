@@ -76,7 +76,10 @@ public struct EventLog: Sendable {
       }
       if !FileManager.default.fileExists(atPath: marker) {
         let contents = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
-        let foreign = contents.filter { !$0.hasPrefix(".") && $0 != devicesFolderName }
+        // A racing creator may have just renamed its marker into place.
+        let foreign = contents.filter {
+          !$0.hasPrefix(".") && $0 != devicesFolderName && $0 != markerFileName
+        }
         guard foreign.isEmpty else {
           throw JournalError(
             .notAJournal,
