@@ -110,14 +110,14 @@ public enum DocumentCoder {
     _ data: Data
   ) -> DecodingError {
     guard case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
-      var root = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
+      var root = try? JSONSerialization.jsonObject(with: data)
     else { return error }
     var suspects: [([PathKey], NSNumber)] = []
     collectSuspects(root, path: [], into: &suspects)
     for (path, number) in suspects.prefix(10_000) {
       root = replacing(root, at: path[...])
       guard
-        let patched = try? JSONSerialization.data(withJSONObject: root, options: .fragmentsAllowed)
+        let patched = try? JSONSerialization.data(withJSONObject: root)
       else { break }
       do {
         _ = try decoder(dates: .iso8601).decode(type, from: patched)
