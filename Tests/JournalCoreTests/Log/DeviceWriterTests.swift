@@ -33,6 +33,25 @@ import Testing
     #expect(try log.verify().isClean)
   }
 
+  @Test func aClockSteppingBackwardsKeepsTheDevicesOrder() throws {
+    let log = try makeLog()
+    let clock = ManualClock(10_000)
+    let writer = try log.openWriter(device: "phone", options: testOptions(clock: clock, step: 0))
+    defer { writer.close() }
+    var records: [EventRecord] = []
+    for (n, wall) in ([10_000, 10_000, 4_000, 9_999, 10_001, 3] as [Int64]).enumerated() {
+      clock.now = wall
+      records.append(try writer.append(sampleEvent(n)))
+    }
+    #expect(
+      records.map(\.time.description) == [
+        "10000.0", "10000.1", "10000.2", "10000.3", "10001.0", "10001.1",
+      ]
+    )
+    #expect(try log.readHistory().records.map(\.sequence) == Array(1...6))
+    #expect(try log.verify().isClean)
+  }
+
   @Test func segmentsRollAtTheSizeLimitAndSealedOnesNeverChange() throws {
     let log = try makeLog()
     let options = testOptions(segmentSizeLimit: 1_000)

@@ -35,6 +35,16 @@ import Darwin
     #expect(try log.verify().isClean)
   }
 
+  @Test func shortWritesAreCompleted() throws {
+    let (log, faulty) = try makeFaultyLog()
+    let writer = try log.openWriter(device: "phone", options: testOptions(durability: .full))
+    defer { writer.close() }
+    for call in 1...5 { faulty.inject(.write, call: call, .shortWrite(7)) }
+    try writer.append([sampleEvent(0), sampleEvent(1)])
+    #expect(try log.readDevice("phone").records.count == 2)
+    #expect(try log.verify().isClean)
+  }
+
   @Test func anIOErrorOnSyncIsNotAcknowledgedAndTheWriterMustBeReopened() throws {
     let (log, faulty) = try makeFaultyLog()
     let writer = try log.openWriter(device: "phone", options: testOptions(durability: .full))

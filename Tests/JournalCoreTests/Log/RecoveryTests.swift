@@ -139,4 +139,24 @@ import Testing
     #expect(record.location.file == "devices/phone/000002.jsonl")
     #expect(try log.verify().isClean)
   }
+
+  @Test func segmentAndSideFileNames() {
+    #expect(Segment.fileName(1) == "000001.jsonl")
+    #expect(Segment.fileName(999_999) == "999999.jsonl")
+    #expect(Segment.number(of: "000042.jsonl") == 42)
+    for name in ["000000.jsonl", "42.jsonl", "00004a.jsonl", "000001.json", "000001.jsonl.torn"] {
+      #expect(Segment.number(of: name) == nil, "\(name)")
+    }
+    #expect(Segment.isSideFile("000001.jsonl.torn"))
+    #expect(Segment.isSideFile("000001.jsonl.torn.7"))
+    #expect(!Segment.isSideFile("notes.jsonl.torn"))
+    #expect(DeviceWriter.nextSideFileName(for: "000003.jsonl", existing: []) == "000003.jsonl.torn")
+    #expect(
+      DeviceWriter.nextSideFileName(
+        for: "000003.jsonl",
+        existing: ["000003.jsonl.torn", "000003.jsonl.torn.2"]
+      )
+        == "000003.jsonl.torn.3"
+    )
+  }
 }
