@@ -47,6 +47,14 @@ public struct FoldEvent: Sendable, Hashable {
   /// The action this event belongs to: its `action`, else itself.
   public var actionID: String { action ?? id }
 
+  /// The id of the stored event this one came from (upcasting may split one
+  /// stored event into several, numbered `<id>#2`, `<id>#3`…). Reverts name
+  /// stored ids, so they cancel every part.
+  public var storedID: String {
+    guard let hash = id.firstIndex(of: "#") else { return id }
+    return String(id[..<hash])
+  }
+
   /// The id after the stream's prefix: `workout:01J…` → `01J…`.
   public var streamID: String {
     guard let colon = stream.firstIndex(of: ":") else { return stream }

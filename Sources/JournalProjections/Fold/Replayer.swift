@@ -39,7 +39,7 @@ public enum Replayer {
     -> [String: String]
   {
     var cancelledBy: [String: String] = [:]
-    for e in history.reversed() where cancelledBy[e.id] == nil {
+    for e in history.reversed() where cancelledBy[e.storedID] == nil {
       if case .eventsReverted(let revert) = e.event {
         for id in revert.eventIDs where cancelledBy[id] == nil { cancelledBy[id] = e.id }
       }
@@ -63,7 +63,7 @@ public enum Replayer {
     let cancelled = cancelledEvents(in: events)
     var state = initial
     for e in events {
-      if cancelled[e.id] != nil { continue }
+      if cancelled[e.storedID] != nil { continue }
       if let observe {
         let before = state
         state.apply(e)
