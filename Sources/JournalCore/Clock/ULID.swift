@@ -38,10 +38,17 @@ public struct ULID: Sendable, Hashable, Comparable, CustomStringConvertible,
   /// The canonical form is exactly 26 uppercase Crockford base32 characters whose first
   /// character is at most `7`. Returns nil for anything else.
   public init?(_ description: String) {
+    var text = description
+    guard let id = text.withUTF8({ ULID(utf8: UnsafeRawBufferPointer($0)) }) else { return nil }
+    self = id
+  }
+
+  /// Parses the canonical form from ASCII bytes.
+  init?(utf8 description: UnsafeRawBufferPointer) {
     var high: UInt64 = 0
     var low: UInt64 = 0
     var count = 0
-    for byte in description.utf8 {
+    for byte in description {
       guard count < 26, let value = ULID.decodeTable[Int(byte)] else { return nil }
       if count == 0 && value > 7 { return nil }
       // Shift the 128-bit number left by 5 and add the digit.

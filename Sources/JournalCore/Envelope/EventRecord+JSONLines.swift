@@ -154,9 +154,22 @@ extension EventRecord {
       guard parser.peek() == UInt8(ascii: "\"") else {
         throw parser.fail("expected a string key, found \(parser.describeByte())")
       }
-      let key = try parser.parseString()
+      // Envelope keys are matched on their bytes, without making strings.
+      let key: String
+      var bit: UInt16 = 0
+      if let range = parser.parsePlainString() {
+        let bytes = UnsafeRawBufferPointer(rebasing: line[range])
+        if let known = envelopeKeys.firstIndex(where: { $0.utf8.elementsEqual(bytes) }) {
+          key = envelopeKeys[known]
+          bit = 1 << known
+        } else {
+          key = String(decoding: bytes, as: UTF8.self)
+        }
+      } else {
+        key = try parser.parseString()
+        bit = envelopeKeys.firstIndex(of: key).map { 1 << $0 } ?? 0
+      }
       parser.skipWhitespace()
-      let bit = envelopeKeyBits[key] ?? 0
       if bit != 0 {
         guard seenKeys & bit == 0 else { throw RecordFailure(cause: "duplicate key '\(key)'") }
         seenKeys |= bit
@@ -165,14 +178,29 @@ extension EventRecord {
       }
       try parser.expect(UInt8(ascii: ":"))
       parser.skipWhitespace()
+      // The id and the hash link are read straight from the bytes when they are plain.
+      if key == "id" || key == "prev", let range = parser.parsePlainString() {
+        let bytes = UnsafeRawBufferPointer(rebasing: line[range])
+        if key == "id" {
+          guard let parsed = ULID(utf8: bytes) else {
+            throw RecordFailure(cause: "'id' is not a ULID")
+          }
+          id = parsed
+        } else {
+          guard let digest = SHA256Digest(hexUTF8: bytes) else {
+            throw RecordFailure(cause: "'prev' is not 64 lowercase hex digits")
+          }
+          previousHash = digest
+        }
+        parser.skipWhitespace()
+        try endMember(&parser, done: &done)
+        continue
+      }
       let value = try parser.parseValue()
       parser.skipWhitespace()
       switch key {
       case "id":
-        guard let text = value.stringValue, let parsed = ULID(text) else {
-          throw RecordFailure(cause: "'id' is not a ULID")
-        }
-        id = parsed
+        throw RecordFailure(cause: "'id' is not a ULID")
       case "dev":
         guard let text = value.stringValue, EventLog.isValidDeviceName(text) else {
           throw RecordFailure(cause: "'dev' is not a device name")
@@ -212,20 +240,11 @@ extension EventRecord {
         guard case .object = value else { throw RecordFailure(cause: "'data' is not an object") }
         payload = value
       case "prev":
-        guard let text = value.stringValue, let digest = SHA256Digest(hexString: text) else {
-          throw RecordFailure(cause: "'prev' is not 64 lowercase hex digits")
-        }
-        previousHash = digest
+        throw RecordFailure(cause: "'prev' is not 64 lowercase hex digits")
       default:
         break  // "crc" was checked on the raw bytes; unknown keys are for future versions.
       }
-      switch parser.peek() {
-      case UInt8(ascii: ","): parser.index += 1
-      case UInt8(ascii: "}"):
-        parser.index += 1
-        done = true
-      default: throw parser.fail("expected ',' or '}', found \(parser.describeByte())")
-      }
+      try endMember(&parser, done: &done)
     }
     guard parser.index == line.count else {
       throw parser.fail("unexpected \(parser.describeByte()) after the record")
@@ -234,7 +253,9 @@ extension EventRecord {
       let version, let payload, let previousHash
     else {
       let required = ["id", "dev", "seq", "ms", "lc", "stream", "type", "v", "data", "prev"]
-      let missing = required.filter { seenKeys & (envelopeKeyBits[$0] ?? 0) == 0 }
+      let missing = required.filter { key in
+        envelopeKeys.firstIndex(of: key).map { seenKeys & (1 << $0) == 0 } ?? true
+      }
       throw RecordFailure(cause: "missing key '\(missing.first ?? "?")'")
     }
     return EventRecord(
@@ -253,10 +274,20 @@ extension EventRecord {
   }
 }
 
-/// One bit per envelope key, to find repeated keys without allocating.
-private let envelopeKeyBits: [String: UInt16] = [
-  "id": 1 << 0, "dev": 1 << 1, "seq": 1 << 2, "ms": 1 << 3, "lc": 1 << 4, "stream": 1 << 5,
-  "type": 1 << 6, "v": 1 << 7, "data": 1 << 8, "prev": 1 << 9, "crc": 1 << 10,
+/// Moves past the `,` or `}` after an object member; sets `done` at the `}`.
+private func endMember(_ parser: inout JSONParser, done: inout Bool) throws {
+  switch parser.peek() {
+  case UInt8(ascii: ","): parser.index += 1
+  case UInt8(ascii: "}"):
+    parser.index += 1
+    done = true
+  default: throw parser.fail("expected ',' or '}', found \(parser.describeByte())")
+  }
+}
+
+/// The keys of the envelope; a key's bit in the set of keys seen is `1 << index`.
+private let envelopeKeys = [
+  "id", "dev", "seq", "ms", "lc", "stream", "type", "v", "data", "prev", "crc",
 ]
 
 /// Eight lowercase hex digits.

@@ -113,10 +113,8 @@ public struct SHA256: Sendable {
         for block in 0..<blocks {
           let base = block * 64
           for i in 0..<16 {
-            let o = base + i * 4
-            w[i] =
-              UInt32(data[o]) << 24 | UInt32(data[o + 1]) << 16 | UInt32(data[o + 2]) << 8
-              | UInt32(data[o + 3])
+            let word = data.loadUnaligned(fromByteOffset: base + i * 4, as: UInt32.self)
+            w[i] = UInt32(bigEndian: word)
           }
           for i in 16..<64 {
             let x = w[i - 15]
@@ -178,7 +176,7 @@ public struct SHA256: Sendable {
 }
 
 @inline(__always)
-private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
+private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x &>> n) | (x &<< (32 &- n)) }
 
 /// A 32-byte SHA-256 digest, written as 64 lowercase hexadecimal digits.
 public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
@@ -193,16 +191,37 @@ public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
 
   /// Parses 64 lowercase hexadecimal digits; nil for anything else.
   public init?(hexString: some StringProtocol) {
-    let utf8 = Array(hexString.utf8)
-    guard utf8.count == 64 else { return nil }
-    var words = [UInt32](repeating: 0, count: 8)
-    for (index, byte) in utf8.enumerated() {
-      guard let nibble = lowercaseHexValue(byte) else { return nil }
-      words[index / 8] = words[index / 8] << 4 | UInt32(nibble)
+    var text = String(hexString)
+    guard let digest = text.withUTF8({ SHA256Digest(hexUTF8: UnsafeRawBufferPointer($0)) }) else {
+      return nil
     }
-    self.init(
-      words: (words[0], words[1], words[2], words[3], words[4], words[5], words[6], words[7])
+    self = digest
+  }
+
+  /// Parses 64 lowercase hexadecimal digits from ASCII bytes.
+  init?(hexUTF8 bytes: UnsafeRawBufferPointer) {
+    guard bytes.count == 64 else { return nil }
+    var words: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+      0, 0, 0, 0, 0, 0, 0, 0
     )
+    for word in 0..<8 {
+      var value: UInt32 = 0
+      for index in word * 8..<word * 8 + 8 {
+        guard let nibble = lowercaseHexValue(bytes[index]) else { return nil }
+        value = value << 4 | UInt32(nibble)
+      }
+      switch word {
+      case 0: words.0 = value
+      case 1: words.1 = value
+      case 2: words.2 = value
+      case 3: words.3 = value
+      case 4: words.4 = value
+      case 5: words.5 = value
+      case 6: words.6 = value
+      default: words.7 = value
+      }
+    }
+    self.init(words: words)
   }
 
   /// The 32 bytes of the digest, most significant first.

@@ -222,6 +222,24 @@ struct JSONParser {
     }
   }
 
+  /// Parses a string made only of printable ASCII without escapes, returning the byte range
+  /// of its content; returns nil, without moving, for any other string.
+  mutating func parsePlainString() -> Range<Int>? {
+    guard peek() == UInt8(ascii: "\"") else { return nil }
+    var position = index + 1
+    while position < bytes.count {
+      let byte = bytes[position]
+      if byte == UInt8(ascii: "\"") {
+        let range = index + 1..<position
+        index = position + 1
+        return range
+      }
+      if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { return nil }
+      position += 1
+    }
+    return nil
+  }
+
   private mutating func appendEscape(to output: inout [UInt8]) throws(Failure) {
     guard let byte = peek() else { throw fail("unterminated string") }
     index += 1

@@ -168,22 +168,22 @@ public final class DeviceWriter: @unchecked Sendable {
   // MARK: - State
 
   /// The sequence number of the device's last record, 0 when it has none.
-  public var lastSequence: UInt64 { mutex.withLock { lastSequenceValue } }
+  public var lastSequence: UInt64 { mutex.locked { lastSequenceValue } }
 
   /// The clock reading of the device's last record; new records sort after it.
-  public var lastTime: HybridTime { mutex.withLock { clock.last } }
+  public var lastTime: HybridTime { mutex.locked { clock.last } }
 
   /// Makes every later record sort after `time`, such as the newest event seen from another
   /// device.
   public func observe(_ time: HybridTime) {
-    mutex.withLock { clock.observe(time) }
+    mutex.locked { clock.observe(time) }
   }
 
   /// Releases the lock and the files.
   ///
   /// Appending afterwards throws.
   public func close() {
-    mutex.withLock {
+    mutex.locked {
       if failure == nil {
         failure = JournalError(.writerClosed, "the writer for device '\(device)' is closed")
       }
@@ -225,7 +225,7 @@ public final class DeviceWriter: @unchecked Sendable {
   /// - Complexity: O(n) in the batch's bytes, plus one `fdatasync`.
   @discardableResult
   public func append(_ events: [NewEvent], notBefore: HybridTime? = nil) throws -> [EventRecord] {
-    try mutex.withLock { () throws -> [EventRecord] in
+    try mutex.locked { () throws -> [EventRecord] in
       if let failure { throw failure }
       guard !events.isEmpty else { return [] }
       for event in events { try DeviceWriter.validate(event) }
@@ -382,5 +382,14 @@ public final class DeviceWriter: @unchecked Sendable {
 extension Double {
   fileprivate func formatted() -> String {
     self == rounded() ? String(Int(self)) : String(self)
+  }
+}
+
+extension NSLock {
+  /// Runs `body` holding the lock (`NSLocking.withLock` is missing from older Apple SDKs).
+  fileprivate func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
+    lock()
+    defer { unlock() }
+    return try body()
   }
 }

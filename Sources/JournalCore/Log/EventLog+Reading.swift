@@ -122,7 +122,6 @@ extension EventLog {
         )
       }
     }
-    history.records.reserveCapacity(history.records.count + end)
     for line in lines[0..<end] {
       guard line.isTerminated else {
         history.stoppedBy = JournalError(
