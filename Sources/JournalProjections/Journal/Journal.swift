@@ -24,6 +24,8 @@ public final class Journal: @unchecked Sendable {
   public private(set) var quarantined: [String: String] = [:]
   /// What reading set aside: torn tails, duplicates, unreadable events.
   public private(set) var notices: [String] = []
+  /// The fold of the whole history, kept up to date by appends that add no revert.
+  private var current: JournalState?
 
   /// Opens a journal on `store` and reads its history.
   ///
@@ -55,6 +57,7 @@ public final class Journal: @unchecked Sendable {
     // A stream quarantined late loses its earlier events too: its documents stay as they are.
     if !quarantined.isEmpty { history.removeAll { quarantined[$0.stream] != nil } }
     self.history = history
+    self.current = nil
     self.quarantined = quarantined
     self.notices = notices
   }
@@ -105,7 +108,11 @@ public final class Journal: @unchecked Sendable {
 
   /// The state folded up to `point` (all of history when nil).
   public func state(upTo point: Replayer.Point? = nil) -> JournalState {
-    Replayer.fold(history, upTo: point)
+    if point != nil { return Replayer.fold(history, upTo: point) }
+    if let current { return current }
+    let folded = Replayer.fold(history)
+    current = folded
+    return folded
   }
 
   /// Validates `command` against the current state and appends its events
@@ -153,6 +160,16 @@ public final class Journal: @unchecked Sendable {
       if case .success(let events) = Self.decode(record, upcaster: upcaster) { appended += events }
     }
     history += appended
+    // New events sort after everything folded, so they fold on top, unless a
+    // revert changes which earlier events count.
+    if var state = current,
+      !appended.contains(where: { if case .eventsReverted = $0.event { true } else { false } })
+    {
+      for event in appended { state.apply(event) }
+      current = state
+    } else {
+      current = nil
+    }
     return appended
   }
 
