@@ -30,21 +30,26 @@ public enum DocumentEncoder {
   ///
   /// - Throws: `EncodingError` from Foundation when a weight is not finite.
   public static func encode(_ split: SplitDocument) throws -> Data {
-    try encode(split) { (writer) throws(OutOfRange) in try writer.write(split, deletedAt: nil) }
+    try encode(split, capacity: 512 + 512 * split.exercises.count) { (writer) throws(OutOfRange) in
+      try writer.write(split, deletedAt: nil)
+    }
   }
 
   /// Encodes a workout.
   ///
   /// - Throws: `EncodingError` from Foundation when a number is not finite.
   public static func encode(_ workout: WorkoutDocument) throws -> Data {
-    try encode(workout) { (writer) throws(OutOfRange) in try writer.write(workout, deletedAt: nil) }
+    try encode(workout, capacity: 1024 + 1280 * workout.logs.count) {
+      (writer) throws(OutOfRange) in try writer.write(workout, deletedAt: nil)
+    }
   }
 
   /// Encodes the full stub of a split: its keys plus `deletedAt`.
   ///
   /// - Throws: `EncodingError` from Foundation when a weight is not finite.
   public static func encode(_ stub: Stub<SplitDocument>) throws -> Data {
-    try encode(stub) { (writer) throws(OutOfRange) in
+    try encode(stub, capacity: 512 + 512 * stub.document.exercises.count) {
+      (writer) throws(OutOfRange) in
       try writer.write(stub.document, deletedAt: stub.deletedAt)
     }
   }
@@ -53,22 +58,26 @@ public enum DocumentEncoder {
   ///
   /// - Throws: `EncodingError` from Foundation when a number is not finite.
   public static func encode(_ stub: Stub<WorkoutDocument>) throws -> Data {
-    try encode(stub) { (writer) throws(OutOfRange) in
+    try encode(stub, capacity: 1024 + 1280 * stub.document.logs.count) {
+      (writer) throws(OutOfRange) in
       try writer.write(stub.document, deletedAt: stub.deletedAt)
     }
   }
 
   /// Encodes a minimal stub.
   public static func encode(_ tombstone: Tombstone) throws -> Data {
-    try encode(tombstone) { (writer) throws(OutOfRange) in try writer.write(tombstone) }
+    try encode(tombstone, capacity: 128) { (writer) throws(OutOfRange) in
+      try writer.write(tombstone)
+    }
   }
 
   /// Runs `write`, or Foundation when the value is outside the fast path's range.
   private static func encode<T: Encodable>(
     _ value: T,
+    capacity: Int,
     _ write: (inout DocumentWriter) throws(OutOfRange) -> Void
   ) throws -> Data {
-    var writer = DocumentWriter()
+    var writer = DocumentWriter(capacity: capacity)
     do {
       try write(&writer)
     } catch {
@@ -89,7 +98,8 @@ struct DocumentWriter {
   /// Whether the container being written has no element yet.
   private var empty = true
 
-  init() { bytes.reserveCapacity(2048) }
+  /// A writer whose buffer starts with room for about `capacity` bytes.
+  init(capacity: Int = 2048) { bytes.reserveCapacity(capacity) }
 
   // MARK: Containers
 
@@ -123,7 +133,15 @@ struct DocumentWriter {
     element()
     bytes.append(.quote)
     name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    bytes.append(contentsOf: [.quote, .space, .colon, .space])
+    bytes.append(.quote)
+    separator()
+  }
+
+  /// `" : "` between a key and its value.
+  mutating func separator() {
+    bytes.append(.space)
+    bytes.append(.colon)
+    bytes.append(.space)
   }
 
   private mutating func indent() {
@@ -183,6 +201,15 @@ struct DocumentWriter {
   }
 
   private mutating func digits(_ value: UInt64) {
+    if value < 10 {
+      bytes.append(.zero + UInt8(truncatingIfNeeded: value))
+      return
+    }
+    if value < 100 {
+      bytes.append(.zero + UInt8(truncatingIfNeeded: value / 10))
+      bytes.append(.zero + UInt8(truncatingIfNeeded: value % 10))
+      return
+    }
     let start = bytes.count
     var rest = value
     repeat {
@@ -193,11 +220,8 @@ struct DocumentWriter {
   }
 
   mutating func bool(_ value: Bool) {
-    if value {
-      bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65])  // true
-    } else {
-      bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])  // false
-    }
+    let text: StaticString = value ? "true" : "false"
+    text.withUTF8Buffer { bytes.append(contentsOf: $0) }
   }
 
   /// 2^53: up to here whole doubles print as integers; beyond, with an exponent.
@@ -241,7 +265,8 @@ struct DocumentWriter {
     twoDigits(secondOfDay / 60 % 60)
     bytes.append(.colon)
     twoDigits(secondOfDay % 60)
-    bytes.append(contentsOf: [UInt8(ascii: "Z"), .quote])
+    bytes.append(UInt8(ascii: "Z"))
+    bytes.append(.quote)
   }
 
   private mutating func twoDigits(_ value: Int) {
@@ -425,7 +450,7 @@ extension DocumentWriter {
     for name in keys {
       element()
       string(name)
-      bytes.append(contentsOf: [.space, .colon, .space])
+      separator()
       // The key comes from the dictionary, so the value is there.
       try date(dates[name] ?? .distantPast)
     }
