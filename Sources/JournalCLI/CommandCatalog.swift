@@ -5,5 +5,7 @@ enum CommandCatalog {
     + SplitCommands.all
     + ExerciseCommands.all
     + WorkoutCommands.all
+    + HistoryCommands.all
+    + ReadCommands.all
     + [JournalCommands.verify, JournalCommands.appendLoop]
 }
