@@ -200,7 +200,7 @@ public final class DeviceWriter: @unchecked Sendable {
 
   // MARK: - Appending
 
-  /// Appends one event; see ``append(_:notBefore:)-(NewEvent,_)``.
+  /// Appends one event durably, as a batch of one.
   ///
   /// - Throws: ``JournalError``; nothing is appended when it throws.
   @discardableResult
