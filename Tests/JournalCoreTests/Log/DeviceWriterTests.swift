@@ -169,6 +169,19 @@ import Testing
     #expect(try writer.append(sampleEvent(1)).time.milliseconds == 1_900_000_000_000)
   }
 
+  @Test func threadsSharingAWriterAppendEveryEventOnce() throws {
+    let log = try makeLog()
+    let writer = try log.openWriter(device: "phone", options: testOptions())
+    defer { writer.close() }
+    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+      for n in 0..<25 { _ = try? writer.append([sampleEvent(thread * 100 + n)]) }
+    }
+    let records = try log.readDevice("phone").records
+    #expect(records.map(\.sequence) == Array(1...100))
+    #expect(Set(records.compactMap { $0.payload["set"]?.intValue }).count == 100)
+    #expect(try log.verify().isClean)
+  }
+
   @Test func closedWritersRefuseToAppend() throws {
     let log = try makeLog()
     let writer = try log.openWriter(device: "phone", options: testOptions())
