@@ -4,8 +4,9 @@ extension JSONValue {
   /// Parses strict JSON (RFC 8259) from UTF-8 bytes.
   ///
   /// Numbers with neither a fraction nor an exponent that fit in `Int64` become ``int(_:)``;
-  /// every other number becomes ``double(_:)``, correctly rounded. Any value may be at the top
-  /// level, surrounded by optional whitespace.
+  /// every other number becomes ``double(_:)``, correctly rounded (so `-0` is the integer 0
+  /// and `-0.0` the double). Any value may be at the top level, surrounded by optional
+  /// whitespace.
   ///
   /// Rejected: trailing commas, leading zeros, `NaN`/`Infinity`, numbers too large for a
   /// `Double`, unescaped control characters, invalid UTF-8, unpaired surrogate escapes,
