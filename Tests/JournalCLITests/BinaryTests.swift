@@ -1,0 +1,53 @@
+import Foundation
+import JournalTestSupport
+import Testing
+
+/// A few runs of the built `journal` executable: exit statuses, streams and
+/// the environment as a shell would see them.
+@Suite struct BinaryTests {
+  func run(_ arguments: [String], journal: URL) throws -> (status: Int32, out: String, err: String) {
+    let process = Process()
+    process.executableURL = try journalBinary()
+    process.arguments = arguments
+    process.environment = ["WORKOUT_JOURNAL": journal.path, "WORKOUT_DEVICE": "phone", "NO_COLOR": "1"]
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+  }
+
+  @Test func aWorkoutEndToEnd() throws {
+    let journal = try makeTemporaryDirectory("binary").appendingPathComponent("Journal")
+    for arguments in [
+      ["init"], ["split", "add", "Legs"], ["exercise", "add", "Legs", "Squat", "--sets", "2", "--reps", "5", "--weight", "100"],
+      ["start", "Legs", "--time-zone", "Europe/Berlin"], ["done", "--reps", "4"], ["done"], ["verify"],
+    ] {
+      let result = try run(arguments, journal: journal)
+      #expect(result.status == 0, "\(arguments): \(result.err)")
+    }
+    let status = try run(["status"], journal: journal)
+    #expect(status.out.contains("Squat"))
+    #expect(status.out.contains("4 × 100 · 5 × 100"))
+    let attributes = try FileManager.default.attributesOfItem(atPath: journal.path)
+    #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+  }
+
+  @Test func statusesAndStreams() throws {
+    let journal = try makeTemporaryDirectory("binary").appendingPathComponent("Journal")
+    let help = try run(["--help"], journal: journal)
+    #expect(help.status == 0)
+    #expect(help.err.isEmpty)
+    let usage = try run(["done", "--nope"], journal: journal)
+    #expect(usage.status == 64)
+    #expect(usage.out.isEmpty)
+    #expect(usage.err.contains("See 'journal done --help'."))
+    let failure = try run(["status"], journal: journal)
+    #expect(failure.status == 1)
+    #expect(failure.err.hasPrefix("error: no journal at"))
+  }
+}

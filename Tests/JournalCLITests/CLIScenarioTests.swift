@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+@Suite struct CLIScenarioTests {
+  @Test func aWholeWorkoutThroughTheCommandLine() throws {
+    let cli = try CLIHarness()
+    cli.makeUpperBody()
+    #expect(cli.ok("start", "upper").contains("started 'Upper Body'"))
+    var workout = try cli.workout()
+    #expect(workout["status"] as? String == "notStarted")
+    #expect(workout["restSeconds"] as? Int == 90)
+
+    #expect(cli.ok("done").contains("set 1 of 'Bench Press': 5 × 60 (plan 3×5 @ 60)"))
+    #expect(cli.ok("done", "--reps", "4", "--weight", "62.5").contains("4 × 62.5"))
+    var bench = try cli.log("Bench Press")
+    #expect(bench["status"] as? String == "inProgress")
+    #expect((bench["setEntries"] as? [[String: Any]])?.map { $0["reps"] as? Int } == [5, 4])
+
+    #expect(cli.ok("adjust", "--reps", "5").contains("5 × 60 · 5 × 62.5"))
+    cli.ok("done", "--keep-open")
+    cli.ok("more")
+    bench = try cli.log("Bench Press")
+    #expect(bench["sets"] as? Int == 4)
+    #expect(bench["status"] as? String == "inProgress")
+    #expect(cli.ok("done", "--reps", "3").contains("exercise completed"))
+    bench = try cli.log("Bench Press")
+    #expect(bench["status"] as? String == "completed")
+    #expect((bench["setEntries"] as? [[String: Any]])?.count == 4)
+
+    cli.ok("done", "push", "--reps", "12")
+    #expect(cli.ok("skip", "push-up").contains("1 sets kept"))
+    #expect((try cli.log("Push-up"))["status"] as? String == "skipped")
+    cli.ok("reset", "push-up")
+    let push = try cli.log("Push-up")
+    #expect(push["status"] as? String == "notStarted")
+    #expect(push["setEntries"] == nil)
+
+    #expect(cli.ok("finish", "plank").contains("60 s · 60 s"))
+    let ended = cli.ok("end")
+    #expect(ended.contains("ended workout"))
+    workout = try cli.workout()
+    #expect(workout["status"] as? String == "completed")
+    #expect(workout["end"] != nil)
+    #expect((try cli.log("Push-up"))["status"] as? String == "skipped")
+    #expect(cli.ok("verify").contains("every chain intact"))
+  }
+
+  @Test func writeCommandsPrintTheIdsTheyCreatedAsJSON() throws {
+    let cli = try CLIHarness()
+    cli.ok("init")
+    let out = cli.ok("split", "add", "Legs", "--json")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+    let split = try #require(object["split"] as? String)
+    #expect(split.count == 26)
+    #expect((object["events"] as? [String])?.count == 1)
+  }
+
+  @Test func undoAndRedoThroughTheCommandLine() throws {
+    let cli = try CLIHarness()
+    cli.makeUpperBody()
+    cli.ok("start", "Upper Body")
+    cli.ok("done", "--reps", "4")
+    cli.ok("reset", "bench")
+    #expect((try cli.log("Bench Press"))["setEntries"] == nil)
+    #expect(cli.ok("undo").contains("log.reset"))
+    #expect(((try cli.log("Bench Press"))["setEntries"] as? [Any])?.count == 1)
+    cli.ok("redo")
+    #expect((try cli.log("Bench Press"))["setEntries"] == nil)
+  }
+
+  @Test func colourOnlyOnATerminal() throws {
+    let cli = try CLIHarness()
+    cli.makeUpperBody()
+    cli.environment["NO_COLOR"] = nil
+    #expect(!cli.ok("split", "list").contains("\u{1B}["))
+  }
+}
