@@ -29,10 +29,10 @@ import JournalCore
 ///   `startedAt`, else at the log's `date`. A not-started log keeps no
 ///   progress (its status wins over a stray cursor); `sets` grows to the
 ///   cursor if the cursor ran past it.
-/// - v4→v5: a log that was ever touched (has `startedAt`, `completedAt` or
-///   entries) and has no `updatedAt` gets the latest of those dates; a log
-///   that is not started and untouched keeps none. `deletedLogIDs` starts
-///   absent.
+/// - v4→v5: a log without `updatedAt` gets the latest of its `startedAt`,
+///   `completedAt` and entry times; a started log with none of them (skipped
+///   when the workout ended) gets the workout's `end`, else its `updatedAt`;
+///   a log never touched keeps none. `deletedLogIDs` starts absent.
 public enum DocumentUpgrades {
   /// The kinds of document the container holds.
   public enum Kind: String, Sendable, Hashable {
@@ -95,7 +95,9 @@ public enum DocumentUpgrades {
       case (.workout, 1): break
       case (.workout, 2): value = mapLogs(value) { removing("completed", from: $0) }
       case (.workout, 3): value = workoutV3ToV4(value, cursorEntries: &cursorEntries)
-      case (.workout, 4): value = mapLogs(value, stampLogUpdatedAt)
+      case (.workout, 4):
+        let fallback = value["end"] ?? value["updatedAt"]
+        value = mapLogs(value) { stampLogUpdatedAt($0, fallback: fallback) }
       default: throw Failure(reason: "no upgrade step for \(kind.rawValue) v\(from)")
       }
       value = setting("schemaVersion", .int(Int64(from + 1)), in: value)
@@ -162,8 +164,10 @@ public enum DocumentUpgrades {
     return .object(entry)
   }
 
-  /// Gives a touched log without `updatedAt` the latest of its dates.
-  static func stampLogUpdatedAt(_ log: JSONValue) -> JSONValue {
+  /// Gives a log without `updatedAt` the latest of its dates; a log with
+  /// none that is not untouched (skipped by ending the workout) gets
+  /// `fallback`, the workout's `end` or `updatedAt`.
+  static func stampLogUpdatedAt(_ log: JSONValue, fallback: JSONValue?) -> JSONValue {
     guard case .object(var fields) = log, fields["updatedAt"] == nil else { return log }
     var dates: [String] = []
     for key in ["startedAt", "completedAt"] {
@@ -172,10 +176,13 @@ public enum DocumentUpgrades {
     for entry in fields["setEntries"]?.arrayValue ?? [] {
       if let date = entry["completedAt"]?.stringValue { dates.append(date) }
     }
-    // ISO-8601 UTC strings of one shape order as their dates do.
     let latest = dates.compactMap { text in parseDate(text).map { (text, $0) } }
       .max { $0.1 < $1.1 }
-    if let latest { fields["updatedAt"] = .string(latest.0) }
+    if let latest {
+      fields["updatedAt"] = .string(latest.0)
+    } else if fields["status"]?.stringValue != WorkoutStatus.notStarted.rawValue, let fallback {
+      fields["updatedAt"] = fallback
+    }
     return .object(fields)
   }
 
