@@ -3,6 +3,8 @@ import JournalProjections
 import JournalTestSupport
 import Testing
 
+/// Older documents import as their upgraded form.
+///
 /// Hand-written containers at every schema version (`Golden/Import/Container-vN`)
 /// import as their upgraded form (`Golden/Import/Expected-vN`, the journal's
 /// document tree afterwards). `JOURNAL_RECORD_GOLDEN=1` records the expected trees.
