@@ -10,9 +10,12 @@ let package = Package(
   ],
   targets: [
     // Libraries
-    .target(name: "JournalCore"),  // JSON values, envelope, HLC, ULID, hashing, log storage
-    .target(name: "JournalProjections", dependencies: ["JournalCore"]),  // documents, rules, fold
-    .target(name: "JournalCLI", dependencies: ["JournalCore", "JournalProjections"]),  // commands, output
+    // Storage: JSON values, records, clocks, hashing, the append-only log.
+    .target(name: "JournalCore"),
+    // Documents, events, the fold, validation, rebuild.
+    .target(name: "JournalProjections", dependencies: ["JournalCore"]),
+    // The command line's commands and output, so they can be tested in-process.
+    .target(name: "JournalCLI", dependencies: ["JournalCore", "JournalProjections"]),
 
     // Executables
     .executableTarget(name: "journal", dependencies: ["JournalCLI"]),
@@ -37,7 +40,8 @@ let package = Package(
     ),
     .testTarget(
       name: "JournalCLITests",
-      dependencies: ["JournalCLI", "journal", "JournalTestSupport"],  // "journal" so the binary is built
+      // "journal" so the binary is built for the end-to-end tests.
+      dependencies: ["JournalCLI", "journal", "JournalTestSupport"],
       exclude: ["Golden"]
     ),
   ],

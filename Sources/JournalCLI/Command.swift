@@ -2,11 +2,11 @@ import Foundation
 
 /// One `journal` subcommand: its words, its help, its options and what it does.
 public struct Command: Sendable {
-  /// The words that name it, e.g. `["split", "add"]`.
+  /// The words that name it, such as `["split", "add"]`.
   public var words: [String]
   /// A one-line summary for the command list.
   public var abstract: String
-  /// The positional arguments, e.g. `SPLIT [EXERCISE]`.
+  /// The positional arguments, such as `SPLIT [EXERCISE]`.
   public var arguments: String
   /// Longer help: rules, examples.
   public var discussion: String

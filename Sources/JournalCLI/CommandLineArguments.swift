@@ -1,10 +1,10 @@
 /// The declaration of one option of a command.
 public struct OptionSpec: Sendable {
-  /// The long name without dashes, e.g. `reps`.
+  /// The long name without dashes, such as `reps`.
   public var name: String
-  /// A one-letter alias without the dash, e.g. `n`.
+  /// A one-letter alias without the dash, such as `n`.
   public var short: Character?
-  /// The value's placeholder, e.g. `N`; nil for a flag.
+  /// The value's placeholder, such as `N`; nil for a flag.
   public var value: String?
   public var help: String
 

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Where a command writes: standard output and standard error, plus what the
-/// terminal supports. Tests pass buffers; the executable passes the real streams.
+/// Where a command writes: standard output and standard error, plus what the terminal supports.
+///
+/// Tests pass buffers; the executable passes the real streams.
 public final class Console: @unchecked Sendable {
   private let writeOut: (String) -> Void
   private let writeErr: (String) -> Void

@@ -8,8 +8,10 @@ import Darwin
 
 /// The process's real standard output and error, for the `journal` executable.
 public enum StandardStreams {
-  /// A console on file descriptors 1 and 2. Output is written as it comes, so
-  /// progress, errors and results interleave in the order they were produced.
+  /// A console on file descriptors 1 and 2.
+  ///
+  /// Output is written as it comes, so progress, errors and results interleave in the order they
+  /// were produced.
   public static func console(environment: [String: String]) -> Console {
     Console(
       isTerminal: isatty(1) == 1,

@@ -5,11 +5,14 @@ import Testing
 /// A few runs of the built `journal` executable: exit statuses, streams and
 /// the environment as a shell would see them.
 @Suite struct BinaryTests {
-  func run(_ arguments: [String], journal: URL) throws -> (status: Int32, out: String, err: String) {
+  func run(_ arguments: [String], journal: URL) throws -> (status: Int32, out: String, err: String)
+  {
     let process = Process()
     process.executableURL = try journalBinary()
     process.arguments = arguments
-    process.environment = ["WORKOUT_JOURNAL": journal.path, "WORKOUT_DEVICE": "phone", "NO_COLOR": "1"]
+    process.environment = [
+      "WORKOUT_JOURNAL": journal.path, "WORKOUT_DEVICE": "phone", "NO_COLOR": "1",
+    ]
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out
@@ -18,14 +21,19 @@ import Testing
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     let errData = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    return (
+      process.terminationStatus, String(decoding: outData, as: UTF8.self),
+      String(decoding: errData, as: UTF8.self)
+    )
   }
 
   @Test func aWorkoutEndToEnd() throws {
     let journal = try makeTemporaryDirectory("binary").appendingPathComponent("Journal")
     for arguments in [
-      ["init"], ["split", "add", "Legs"], ["exercise", "add", "Legs", "Squat", "--sets", "2", "--reps", "5", "--weight", "100"],
-      ["start", "Legs", "--time-zone", "Europe/Berlin"], ["done", "--reps", "4"], ["done"], ["verify"],
+      ["init"], ["split", "add", "Legs"],
+      ["exercise", "add", "Legs", "Squat", "--sets", "2", "--reps", "5", "--weight", "100"],
+      ["start", "Legs", "--time-zone", "Europe/Berlin"], ["done", "--reps", "4"], ["done"],
+      ["verify"],
     ] {
       let result = try run(arguments, journal: journal)
       #expect(result.status == 0, "\(arguments): \(result.err)")

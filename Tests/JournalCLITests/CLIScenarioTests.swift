@@ -49,7 +49,9 @@ import Testing
     let cli = try CLIHarness()
     cli.ok("init")
     let out = cli.ok("split", "add", "Legs", "--json")
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any]
+    )
     let split = try #require(object["split"] as? String)
     #expect(split.count == 26)
     #expect((object["events"] as? [String])?.count == 1)

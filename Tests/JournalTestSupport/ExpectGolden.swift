@@ -1,9 +1,11 @@
 import Foundation
 import Testing
 
-/// Compares `actual` byte for byte with the golden file `name` in `Golden/`
-/// next to the calling test file. A missing file, or `JOURNAL_RECORD_GOLDEN=1`,
-/// records it and fails, so a recording is never mistaken for a pass.
+/// Compares `actual` byte for byte with the golden file `name` in `Golden/` next to the calling
+/// test file.
+///
+/// A missing file, or `JOURNAL_RECORD_GOLDEN=1`, records it and fails, so a recording is never
+/// mistaken for a pass.
 public func expectGolden(
   _ actual: Data,
   named name: String,

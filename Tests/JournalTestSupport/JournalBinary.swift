@@ -19,9 +19,12 @@ public func journalBinary(sourceLocation: SourceLocation = #_sourceLocation) thr
       .appendingPathComponent("journal"),
   ]
   for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-    candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("journal"))
+    candidates.append(
+      bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("journal")
+    )
   }
-  if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) {
+  if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
+  {
     return found
   }
   let message =

@@ -64,8 +64,10 @@ public final class JournalHarness: @unchecked Sendable {
     let after = store.stored
     let unchanged = after == before
     #expect(
-      unchanged, "a refused command appended \(after.count - before.count) events",
-      sourceLocation: sourceLocation)
+      unchanged,
+      "a refused command appended \(after.count - before.count) events",
+      sourceLocation: sourceLocation
+    )
   }
 
   /// The folded state now.

@@ -6,7 +6,8 @@ enum HistoryCommands {
   static let all: [Command] = [undo, redo, rewind]
 
   static let undo = Command(
-    ["undo"], abstract: "Undo the last action of this device (appends a revert; nothing is erased)",
+    ["undo"],
+    abstract: "Undo the last action of this device (appends a revert; nothing is erased)",
     discussion: """
       An action is everything one command appended. Undo is refused when later
       events depend on the action (undo those first, or rewind). 'journal redo'
@@ -20,12 +21,16 @@ enum HistoryCommands {
     let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 0)
     let reversal = try session.journal.undo(
-      device: session.device, workout: invocation.string("workout"), count: try invocation.int("count") ?? 1,
-      now: session.now)
+      device: session.device,
+      workout: invocation.string("workout"),
+      count: try invocation.int("count") ?? 1,
+      now: session.now
+    )
     return report(reversal, verb: "undid", in: invocation)
   }
 
-  static let redo = Command(["redo"], abstract: "Redo what the last undo of this device cancelled") { invocation in
+  static let redo = Command(["redo"], abstract: "Redo what the last undo of this device cancelled")
+  { invocation in
     let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 0)
     let reversal = try session.journal.redo(device: session.device, now: session.now)
@@ -33,18 +38,24 @@ enum HistoryCommands {
   }
 
   static let rewind = Command(
-    ["rewind"], abstract: "Cancel everything after an event or a time (one revert; undo brings it back)",
-    options: [OptionSpec("to", value: "EVENT|TIME", help: "The last event (id prefix) or time to keep")]
+    ["rewind"],
+    abstract: "Cancel everything after an event or a time (one revert; undo brings it back)",
+    options: [
+      OptionSpec("to", value: "EVENT|TIME", help: "The last event (id prefix) or time to keep")
+    ]
   ) { invocation in
     let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 0)
-    guard let target = invocation.string("to") else { throw UsageError("missing '--to EVENT|TIME'") }
+    guard let target = invocation.string("to") else {
+      throw UsageError("missing '--to EVENT|TIME'")
+    }
     let point = try Points.parse(target, in: session.journal, now: session.now)
     let reversal = try session.journal.rewind(to: point, device: session.device, now: session.now)
     return report(reversal, verb: "rewound", in: invocation)
   }
 
-  static func report(_ reversal: Journal.Reversal, verb: String, in invocation: Invocation) -> Int32 {
+  static func report(_ reversal: Journal.Reversal, verb: String, in invocation: Invocation) -> Int32
+  {
     if invocation.wantsJSON {
       invocation.printJSON(["revert": reversal.revert.id, "cancelled": reversal.eventIDs])
       return ExitStatus.success
@@ -55,7 +66,9 @@ enum HistoryCommands {
     for e in reversal.cancelled.prefix(10) {
       c.print(c.styled("  \(e.id.prefix(12))  \(e.device)  ", .dim) + e.event.typeName)
     }
-    if reversal.cancelled.count > 10 { c.print(c.styled("  … and \(reversal.cancelled.count - 10) more", .dim)) }
+    if reversal.cancelled.count > 10 {
+      c.print(c.styled("  … and \(reversal.cancelled.count - 10) more", .dim))
+    }
     return ExitStatus.success
   }
 }
@@ -68,7 +81,9 @@ enum Points {
       let matches = journal.history.filter { $0.id.hasPrefix(upper) }
       let stored = Set(matches.map(\.storedID))
       if stored.count == 1, let first = matches.last { return .event(first.id) }
-      if stored.count > 1 { throw CommandError("event id prefix '\(text)' is ambiguous: \(stored.count) match") }
+      if stored.count > 1 {
+        throw CommandError("event id prefix '\(text)' is ambiguous: \(stored.count) match")
+      }
     }
     do {
       return .time(try TimeParser.parse(text, now: now))

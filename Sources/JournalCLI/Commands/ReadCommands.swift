@@ -6,13 +6,16 @@ enum ReadCommands {
   static let all: [Command] = [status, today]
 
   static let status = Command(
-    ["status"], abstract: "Show a workout: each exercise, its plan and what was done",
+    ["status"],
+    abstract: "Show a workout: each exercise, its plan and what was done",
     arguments: "[WORKOUT]",
     options: [OptionSpec("as-of", value: "EVENT|TIME", help: "Show it as it was then")]
   ) { invocation in
     let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 1)
-    let point = try invocation.string("as-of").map { try Points.parse($0, in: session.journal, now: session.now) }
+    let point = try invocation.string("as-of").map {
+      try Points.parse($0, in: session.journal, now: session.now)
+    }
     let state = session.journal.state(upTo: point)
     let reference = invocation.arguments.positionals.first
     let workout: WorkoutState
@@ -35,28 +38,44 @@ enum ReadCommands {
     format.dateFormat = "EEE d MMM yyyy HH:mm"
     c.print(
       c.styled(d.splitName ?? "Workout", .bold) + "  " + format.string(from: d.start) + "  "
-        + c.styled(d.status.describedForPeople, color(d.status)) + c.styled("  \(d.id)", .dim))
+        + c.styled(d.status.describedForPeople, color(d.status)) + c.styled("  \(d.id)", .dim)
+    )
     let width = max(12, d.logs.map(\.exerciseName.count).max() ?? 0)
     for log in d.logs {
       let name = log.exerciseName.padding(toLength: width, withPad: " ", startingAt: 0)
       let done = "\(log.setEntries?.count ?? 0)/\(log.sets)"
-      let status = c.styled(log.status.describedForPeople.padding(toLength: 11, withPad: " ", startingAt: 0), color(log.status))
-      c.print("  \(name)  \(status)  \(done.padding(toLength: 5, withPad: " ", startingAt: 0))  plan \(WorkoutOutput.plan(log))  ·  \(WorkoutOutput.entries(log))")
+      let status = c.styled(
+        log.status.describedForPeople.padding(toLength: 11, withPad: " ", startingAt: 0),
+        color(log.status)
+      )
+      c.print(
+        "  \(name)  \(status)  \(done.padding(toLength: 5, withPad: " ", startingAt: 0))  plan \(WorkoutOutput.plan(log))  ·  \(WorkoutOutput.entries(log))"
+      )
     }
-    c.print("  volume \(WeightUnit.number(d.totalVolume))" + (d.end.map { "  ended " + format.string(from: $0) } ?? ""))
+    c.print(
+      "  volume \(WeightUnit.number(d.totalVolume))"
+        + (d.end.map { "  ended " + format.string(from: $0) } ?? "")
+    )
     return ExitStatus.success
   }
 
   static let today = Command(
-    ["today"], abstract: "What was lifted today, the workout in progress, and the split that comes next",
+    ["today"],
+    abstract: "What was lifted today, the workout in progress, and the split that comes next",
     options: [
       OptionSpec("as-of", value: "TIME", help: "The day containing this time (default: now)"),
-      OptionSpec("time-zone", value: "TZ", help: "The zone the day is read in (default: this machine's)"),
+      OptionSpec(
+        "time-zone",
+        value: "TZ",
+        help: "The zone the day is read in (default: this machine's)"
+      ),
     ]
   ) { invocation in
     let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 0)
-    let moment = try invocation.string("as-of").map { try TimeParser.parse($0, now: session.now) } ?? session.now
+    let moment =
+      try invocation.string("as-of").map { try TimeParser.parse($0, now: session.now) }
+      ?? session.now
     let zoneName = invocation.string("time-zone")
     guard let zone = zoneName.map({ TimeZone(identifier: $0) }) ?? TimeZone.current else {
       throw UsageError("unknown time zone '\(zoneName ?? "")'")
@@ -71,15 +90,21 @@ enum ReadCommands {
     }
     let c = invocation.console
     c.print(c.styled(snapshot.day, .bold) + " (\(snapshot.timeZone))")
-    c.print("  sets \(snapshot.setsDone) · volume \(WeightUnit.number(snapshot.volume)) · workouts \(snapshot.workouts.count)")
+    c.print(
+      "  sets \(snapshot.setsDone) · volume \(WeightUnit.number(snapshot.volume)) · workouts \(snapshot.workouts.count)"
+    )
     for workout in snapshot.workouts {
-      c.print("  - \(workout.splitName ?? "workout") \(workout.status.describedForPeople): \(workout.setsDone) sets")
+      c.print(
+        "  - \(workout.splitName ?? "workout") \(workout.status.describedForPeople): \(workout.setsDone) sets"
+      )
     }
     if let open = snapshot.inProgress {
       c.print("  in progress: \(open.splitName ?? "workout") (\(open.id))")
     }
     if let next = snapshot.nextSplit { c.print("  next: \(next.name)") }
-    if let last = snapshot.lastTrained, last != snapshot.day { c.print(c.styled("  last trained \(last)", .dim)) }
+    if let last = snapshot.lastTrained, last != snapshot.day {
+      c.print(c.styled("  last trained \(last)", .dim))
+    }
     return ExitStatus.success
   }
 

@@ -1,4 +1,6 @@
-/// Why a command was refused. Nothing was appended.
+/// Why a command was refused.
+///
+/// Nothing was appended.
 public struct CommandError: Error, Sendable, Hashable, CustomStringConvertible {
   public var message: String
   /// What to do instead, when there is something useful to say.

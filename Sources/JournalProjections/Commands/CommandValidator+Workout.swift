@@ -137,8 +137,10 @@ extension CommandValidator {
 
   // MARK: - Resolving
 
-  /// The workout: the named one, else the open one, else (for corrections
-  /// after the fact) the most recent one. Refuses times before its start.
+  /// The workout: the named one, else the open one, else (for corrections after the fact) the most
+  /// recent one.
+  ///
+  /// Refuses times before its start.
   func openWorkout(
     _ reference: String?,
     latestIfNoneOpen: Bool = false

@@ -1,7 +1,8 @@
 import Foundation
 
-/// What a person asks the journal to do. A command is validated against the
-/// folded state and turns into events only when it is valid.
+/// What a person asks the journal to do.
+///
+/// A command is validated against the folded state and turns into events only when it is valid.
 ///
 /// References (`split`, `exercise`, `workout`) are what the person typed: a
 /// name (case-insensitive) or an id prefix. A nil workout means the open one;

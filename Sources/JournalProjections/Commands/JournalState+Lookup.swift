@@ -123,7 +123,8 @@ extension JournalState {
       let matching = byNamePrefix.compactMap { names($0).first }.map { "'\($0)'" }
       throw CommandError(
         "\(what) '\(reference)' is ambiguous: it starts \(matching.joined(separator: ", "))",
-        hint: "type more of the name")
+        hint: "type more of the name"
+      )
     }
     let upper = reference.uppercased()
     let byID = upper.isEmpty ? [] : candidates.filter { $0[keyPath: id].hasPrefix(upper) }

@@ -74,8 +74,9 @@ public struct SetActuals: Sendable, Hashable {
   var isEmpty: Bool { reps == nil && weight == nil && seconds == nil }
 }
 
-/// `set.completed`: the next set of a log was done. The event's id names the
-/// set from then on (adjustments refer to it).
+/// `set.completed`: the next set of a log was done.
+///
+/// The event's id names the set from then on (adjustments refer to it).
 public struct SetCompleted: Sendable, Hashable {
   public var logID: String
   /// What was done; nil when only the progress cursor moved (legacy events
@@ -136,7 +137,9 @@ public struct MetricsRecorded: Sendable, Hashable {
   }
 }
 
-/// `events.reverted`: cancels events by id (undo). Reverting a revert is redo.
+/// `events.reverted`: cancels events by id (undo).
+///
+/// Reverting a revert is redo.
 public struct EventsReverted: Sendable, Hashable {
   public var eventIDs: [String]
   /// Why: `undo`, `redo` or `rewind`.

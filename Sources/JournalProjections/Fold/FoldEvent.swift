@@ -12,6 +12,7 @@ public struct FoldEvent: Sendable, Hashable {
   public var counter: UInt32
   public var stream: String
   /// When the action happened: the payload's `at`, else the record's time.
+  ///
   /// Differs from the record time when an action is back-dated.
   public var at: Date
   /// The id of the first event of the command that appended this one, when the
@@ -47,9 +48,10 @@ public struct FoldEvent: Sendable, Hashable {
   /// The action this event belongs to: its `action`, else itself.
   public var actionID: String { action ?? id }
 
-  /// The id of the stored event this one came from (upcasting may split one
-  /// stored event into several, numbered `<id>#2`, `<id>#3`…). Reverts name
-  /// stored ids, so they cancel every part.
+  /// The id of the stored event this one came from (upcasting may split one stored event into
+  /// several, numbered `<id>#2`, `<id>#3`…).
+  ///
+  /// Reverts name stored ids, so they cancel every part.
   public var storedID: String {
     guard let hash = id.firstIndex(of: "#") else { return id }
     return String(id[..<hash])

@@ -12,8 +12,9 @@ public struct EntryProvenance: Sendable, Hashable {
   }
 
   public var kind: Kind
-  /// How `set.adjusted` names this set: the id of the event that recorded it,
-  /// or `<completing event id>/<n>` for the n-th set filled in by one completion.
+  /// How `set.adjusted` names this set: the id of the event that recorded it, or `<completing event
+  /// id>/<n>` for the n-th set filled in by one completion.
+  ///
   /// Both survive undo and merges because they are made of event ids.
   public var key: String
   /// The event that recorded the set, or that completed the log for a filled one.

@@ -49,9 +49,14 @@ public enum Replayer {
 
   /// Folds `history` (up to `point`) into a state.
   ///
-  /// - Parameter observe: called around each folded event with the state
-  ///   before and after it; `history`, `blame` and `diff` watch the fold here
-  ///   instead of repeating its rules.
+  /// - Parameters:
+  ///   - history: the events in merge order.
+  ///   - point: where to stop; nil folds everything.
+  ///   - initial: the state to fold onto (a checkpoint), empty by default.
+  ///   - observe: called around each folded event with the state before and
+  ///     after it; `history`, `blame` and `diff` watch the fold here instead of
+  ///     repeating its rules.
+  /// - Returns: the folded state.
   /// - Complexity: O(n) in the number of events.
   public static func fold(
     _ history: [FoldEvent],

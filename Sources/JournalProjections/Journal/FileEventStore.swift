@@ -11,7 +11,9 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
 
   /// Opens the journal at `url`.
   ///
-  /// - Parameter options: how appends write (durability, clock); durable by default.
+  /// - Parameters:
+  ///   - url: the journal folder.
+  ///   - options: how appends write (durability, clock); durable by default.
   /// - Throws: ``JournalError`` when the folder is not a journal.
   public init(url: URL, options: DeviceWriter.Options = DeviceWriter.Options()) throws {
     self.log = try EventLog(at: url)

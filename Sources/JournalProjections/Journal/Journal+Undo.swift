@@ -56,7 +56,8 @@ extension Journal {
     }
     guard !actions.isEmpty else {
       throw CommandError(
-        "nothing to undo on device '\(device)'" + (workout.map { " in workout '\($0)'" } ?? ""))
+        "nothing to undo on device '\(device)'" + (workout.map { " in workout '\($0)'" } ?? "")
+      )
     }
     let targets = actions.flatMap { events[$0] ?? [] }.reversed()
     return try revert(Array(targets), reason: RevertReason.undo, device: device, now: now)
@@ -93,7 +94,13 @@ extension Journal {
     let kept = Replayer.prefix(history, upTo: point).count
     let after = Array(history[kept...])
     guard !after.isEmpty else { throw CommandError("nothing happened after that point") }
-    return try revert(after, reason: RevertReason.rewind, device: device, now: now, checkDependencies: false)
+    return try revert(
+      after,
+      reason: RevertReason.rewind,
+      device: device,
+      now: now,
+      checkDependencies: false
+    )
   }
 
   /// Appends a revert of `targets` after checking it leaves no event stranded.
@@ -114,17 +121,28 @@ extension Journal {
     if checkDependencies {
       let before = state()
       let probe = FoldEvent(
-        id: "~probe", device: device, sequence: .max,
-        milliseconds: (history.last?.milliseconds ?? 0) + 1, stream: "history", event: event)
+        id: "~probe",
+        device: device,
+        sequence: .max,
+        milliseconds: (history.last?.milliseconds ?? 0) + 1,
+        stream: "history",
+        event: event
+      )
       let after = Replayer.fold(history + [probe])
       let fresh = after.anomalies.filter { !before.anomalies.contains($0) }
       if let first = fresh.first {
         throw CommandError(
           "cannot \(reason): \(fresh.count) later event\(fresh.count == 1 ? "" : "s") depend on it (\(first.message))",
-          hint: "undo the later actions first, or use 'journal rewind --to' to go back past all of them")
+          hint:
+            "undo the later actions first, or use 'journal rewind --to' to go back past all of them"
+        )
       }
     }
-    let appended = try append([PendingEvent(stream: "history", event: event)], device: device, at: nil)
+    let appended = try append(
+      [PendingEvent(stream: "history", event: event)],
+      device: device,
+      at: nil
+    )
     guard let revert = appended.first else { throw CommandError("the revert was not stored") }
     return Reversal(eventIDs: ids, revert: revert, cancelled: targets)
   }

@@ -19,8 +19,9 @@ public final class Journal: @unchecked Sendable {
   /// The readable history in merge order, upcast and decoded, without the
   /// events of quarantined streams.
   public private(set) var history: [FoldEvent] = []
-  /// Streams whose events this build cannot read, with the reason. Their
-  /// documents are left exactly as they are.
+  /// Streams whose events this build cannot read, with the reason.
+  ///
+  /// Their documents are left exactly as they are.
   public private(set) var quarantined: [String: String] = [:]
   /// What reading set aside: torn tails, duplicates, unreadable events.
   public private(set) var notices: [String] = []
@@ -29,7 +30,9 @@ public final class Journal: @unchecked Sendable {
 
   /// Opens a journal on `store` and reads its history.
   ///
-  /// - Parameter newID: makes fresh ULIDs for events and new ids.
+  /// - Parameters:
+  ///   - store: where the events are kept.
+  ///   - newID: makes fresh ULIDs for events and new ids.
   /// - Throws: the store's errors; an invalid upcaster registry.
   public init(store: any EventStore, newID: @escaping () -> String) throws {
     self.store = store
@@ -119,6 +122,8 @@ public final class Journal: @unchecked Sendable {
   /// as one durable batch.
   ///
   /// - Parameters:
+  ///   - command: what to do.
+  ///   - device: the device appending.
   ///   - at: when the action happened; nil means `now`.
   ///   - now: the caller's clock.
   /// - Returns: the appended events, decoded.

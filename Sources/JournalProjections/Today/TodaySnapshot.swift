@@ -49,7 +49,11 @@ public enum TodayProjection {
   /// Workouts after `moment` are ignored, so a snapshot of a past day reads
   /// as it would have that evening (use a state folded as of that time for a
   /// fully historical view).
-  public static func snapshot(of state: JournalState, at moment: Date, timeZone: TimeZone) -> TodaySnapshot {
+  public static func snapshot(
+    of state: JournalState,
+    at moment: Date,
+    timeZone: TimeZone
+  ) -> TodaySnapshot {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = timeZone
     let dayStart = calendar.startOfDay(for: moment)
@@ -60,7 +64,8 @@ public enum TodayProjection {
     var volume = 0.0
     for workout in workouts {
       for log in workout.document.logs {
-        for entry in log.setEntries ?? [] where entry.completedAt >= dayStart && entry.completedAt < dayEnd {
+        for entry in log.setEntries ?? []
+        where entry.completedAt >= dayStart && entry.completedAt < dayEnd {
           setsDone += 1
           if log.loadType == .weight { volume += Double(entry.reps ?? 0) * (entry.weight ?? 0) }
         }
@@ -73,7 +78,9 @@ public enum TodayProjection {
     let splits = state.liveSplits
     var next: TodaySnapshot.SplitReference?
     if !splits.isEmpty {
-      let lastIndex = last.flatMap { workout in splits.firstIndex { $0.document.id == workout.document.splitID } }
+      let lastIndex = last.flatMap { workout in
+        splits.firstIndex { $0.document.id == workout.document.splitID }
+      }
       let split = splits[lastIndex.map { ($0 + 1) % splits.count } ?? 0].document
       next = TodaySnapshot.SplitReference(id: split.id, name: split.name)
     }
@@ -85,7 +92,8 @@ public enum TodayProjection {
       workouts: ofTheDay.map(summary),
       inProgress: open.map(summary),
       nextSplit: next,
-      lastTrained: last.map { format($0.document.start, calendar) })
+      lastTrained: last.map { format($0.document.start, calendar) }
+    )
   }
 
   static func summary(_ workout: WorkoutState) -> TodaySnapshot.Workout {
@@ -95,7 +103,8 @@ public enum TodayProjection {
       status: workout.document.status,
       start: workout.document.start,
       setsDone: workout.document.logs.reduce(0) { $0 + ($1.setEntries?.count ?? 0) },
-      volume: workout.document.totalVolume)
+      volume: workout.document.totalVolume
+    )
   }
 
   static func format(_ date: Date, _ calendar: Calendar) -> String {

@@ -1,8 +1,9 @@
 import JournalCore
 
-/// The one registry of upgrade steps for stored events. Shipped steps are
-/// frozen: a fix is a new step and a new version, never an edit. Each step
-/// has input and expected-output vectors in `Tests/JournalProjectionsTests/Vectors/`.
+/// The one registry of upgrade steps for stored events.
+///
+/// Shipped steps are frozen: a fix is a new step and a new version, never an edit. Each step has
+/// input and expected-output vectors in `Tests/JournalProjectionsTests/Vectors/`.
 ///
 /// The history mirrors the app's documents:
 /// - `exercise.added` / `exercise.updated` v1 carried `category` and the

@@ -73,8 +73,9 @@ public struct Upcaster: Sendable {
     self.currentVersions = currentVersions
   }
 
-  /// Lifts a stored payload to the current version of its (possibly renamed)
-  /// type, step by step. Steps only go up, so the walk ends.
+  /// Lifts a stored payload to the current version of its (possibly renamed) type, step by step.
+  ///
+  /// Steps only go up, so the walk ends.
   ///
   /// - Throws: ``Unreadable`` for an unknown type, a version newer than this
   ///   build knows, or an old version with no step.

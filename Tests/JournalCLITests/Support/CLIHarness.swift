@@ -32,7 +32,11 @@ final class CLIHarness: @unchecked Sendable {
     let out = Buffer()
     let err = Buffer()
     let console = Console(
-      isTerminal: false, environment: environment, out: { out.append($0) }, err: { err.append($0) })
+      isTerminal: false,
+      environment: environment,
+      out: { out.append($0) },
+      err: { err.append($0) }
+    )
     let status = JournalCLI.run(arguments: arguments, environment: environment, console: console)
     return CLIResult(status: status, out: out.text, err: err.text)
   }
@@ -53,7 +57,9 @@ final class CLIHarness: @unchecked Sendable {
     for case let relative as String in walker {
       let path = base + "/" + relative
       var isDirectory: ObjCBool = false
-      if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+      if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+        !isDirectory.boolValue
+      {
         files[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
       }
     }
@@ -65,7 +71,18 @@ final class CLIHarness: @unchecked Sendable {
   func makeUpperBody() {
     ok("init")
     ok("split", "add", "Upper Body", "--rest", "90")
-    ok("exercise", "add", "Upper Body", "Bench Press", "--sets", "3", "--reps", "5", "--weight", "60")
+    ok(
+      "exercise",
+      "add",
+      "Upper Body",
+      "Bench Press",
+      "--sets",
+      "3",
+      "--reps",
+      "5",
+      "--weight",
+      "60"
+    )
     ok("exercise", "add", "Upper Body", "Push-up", "--sets", "2", "--reps", "15")
     ok("exercise", "add", "Upper Body", "Plank", "--sets", "2", "--seconds", "60")
   }
@@ -78,9 +95,15 @@ final class CLIHarness: @unchecked Sendable {
   }
 
   /// The log named `name` of the open workout.
-  func log(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+  func log(
+    _ name: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> [String: Any] {
     let logs = try #require(try workout(sourceLocation: sourceLocation)["logs"] as? [[String: Any]])
-    return try #require(logs.first { $0["exerciseName"] as? String == name }, sourceLocation: sourceLocation)
+    return try #require(
+      logs.first { $0["exerciseName"] as? String == name },
+      sourceLocation: sourceLocation
+    )
   }
 }
 

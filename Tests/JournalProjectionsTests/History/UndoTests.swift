@@ -22,7 +22,11 @@ import Testing
   ) throws {
     let before = h.state.liveWorkouts.map(\.document)
     try h.run(command)
-    #expect(h.state.liveWorkouts.map(\.document) != before, "the command changed nothing", sourceLocation: sourceLocation)
+    #expect(
+      h.state.liveWorkouts.map(\.document) != before,
+      "the command changed nothing",
+      sourceLocation: sourceLocation
+    )
     try h.journal.undo(device: "phone", now: h.now)
     #expect(h.state.liveWorkouts.map(\.document) == before, sourceLocation: sourceLocation)
   }
@@ -42,13 +46,15 @@ import Testing
       .addSet(workout: nil, exercise: "Bench Press"),
       .completeLog(workout: nil, exercise: "Push-up"),
       .editPlan(
-        workout: nil, exercise: "Bench Press",
+        workout: nil,
+        exercise: "Bench Press",
         {
           var edit = PlanEdited(logID: "")
           edit.weight = .set(105)
           edit.notes = .set("belt")
           return edit
-        }()),
+        }()
+      ),
       .removeLog(workout: nil, exercise: "Plank"),
       .endWorkout(workout: nil),
       .recordMetrics(workout: nil, MetricsRecorded(avgHeartRate: 120, source: .watch)),
@@ -110,7 +116,10 @@ import Testing
     let h = try started()
     try h.run(.completeSet(workout: nil, exercise: nil, SetActuals(reps: 1)), device: "watch")
     try h.run(.completeSet(workout: nil, exercise: nil, SetActuals(reps: 2)), device: "phone")
-    try h.run(.completeSet(workout: nil, exercise: nil, SetActuals(reps: 3), keepOpen: true), device: "watch")
+    try h.run(
+      .completeSet(workout: nil, exercise: nil, SetActuals(reps: 3), keepOpen: true),
+      device: "watch"
+    )
     try h.journal.undo(device: "phone", now: h.now)
     #expect(try h.log("Bench Press").setEntries?.map(\.reps) == [1, 3])
   }

@@ -16,9 +16,14 @@ struct ReferenceLog: Equatable {
 @Suite struct FoldPropertyTests {
   static let names = ["Bench Press", "Push-up", "Plank"]
 
-  /// Runs `steps` random commands on one or two devices. Every accepted
-  /// command is mirrored in the reference model, undo included.
-  static func randomSession(seed: UInt64, steps: Int, devices: [String] = ["phone"]) throws
+  /// Runs `steps` random commands on one or two devices.
+  ///
+  /// Every accepted command is mirrored in the reference model, undo included.
+  static func randomSession(
+    seed: UInt64,
+    steps: Int,
+    devices: [String] = ["phone"]
+  ) throws
     -> (JournalHarness, [String: ReferenceLog])
   {
     var rng = SplitMix64(seed: seed)
@@ -44,7 +49,9 @@ struct ReferenceLog: Equatable {
         command = .completeSet(workout: nil, exercise: name, actuals, keepOpen: rng.next() % 2 == 0)
         log.reps.append(name == "Plank" ? 0 : reps)
         log.status = .inProgress
-        if log.reps.count == log.sets, case .completeSet(_, _, _, false) = command { log.status = .completed }
+        if log.reps.count == log.sets, case .completeSet(_, _, _, false) = command {
+          log.status = .completed
+        }
       case 3:
         command = .skipLog(workout: nil, exercise: name)
         log.status = .skipped
@@ -62,8 +69,11 @@ struct ReferenceLog: Equatable {
       case 7:
         let index = log.reps.isEmpty ? 1 : Int(rng.next() % UInt64(log.reps.count)) + 1
         command = .adjustSet(
-          workout: nil, exercise: name, set: index,
-          name == "Plank" ? SetActuals(seconds: reps) : SetActuals(reps: reps))
+          workout: nil,
+          exercise: name,
+          set: index,
+          name == "Plank" ? SetActuals(seconds: reps) : SetActuals(reps: reps)
+        )
         if name != "Plank", index <= log.reps.count { log.reps[index - 1] = reps }
       default:
         if let previous = undoStack[device]?.popLast(),
@@ -93,9 +103,15 @@ struct ReferenceLog: Equatable {
       #expect(log.status == expected.status, "seed \(seed): \(log.exerciseName)")
       #expect(log.sets == expected.sets, "seed \(seed): \(log.exerciseName)")
       if log.loadType != .duration {
-        #expect((log.setEntries ?? []).map { $0.reps ?? -1 } == expected.reps, "seed \(seed): \(log.exerciseName)")
+        #expect(
+          (log.setEntries ?? []).map { $0.reps ?? -1 } == expected.reps,
+          "seed \(seed): \(log.exerciseName)"
+        )
       } else {
-        #expect((log.setEntries ?? []).count == expected.reps.count, "seed \(seed): \(log.exerciseName)")
+        #expect(
+          (log.setEntries ?? []).count == expected.reps.count,
+          "seed \(seed): \(log.exerciseName)"
+        )
       }
     }
     #expect(h.state.anomalies.isEmpty, "seed \(seed): \(h.state.anomalies)")
@@ -157,7 +173,11 @@ struct ReferenceLog: Equatable {
 
 @Suite(.serialized) struct TimeZoneIndependenceTests {
   @Test func theSameHistoryFoldsToTheSameBytesInAnyMachineZone() throws {
-    let (h, _) = try FoldPropertyTests.randomSession(seed: 7, steps: 60, devices: ["phone", "watch"])
+    let (h, _) = try FoldPropertyTests.randomSession(
+      seed: 7,
+      steps: 60,
+      devices: ["phone", "watch"]
+    )
     let original = ProcessInfo.processInfo.environment["TZ"]
     defer {
       if let original { setenv("TZ", original, 1) } else { unsetenv("TZ") }

@@ -48,7 +48,11 @@ import Testing
   @Test func theDayIsLocalToTheZoneAsked() throws {
     let h = try trainedTonight()
     // 20:0x UTC is already the next day in Tokyo.
-    let tokyo = TodayProjection.snapshot(of: h.state, at: h.now, timeZone: TimeZone(identifier: "Asia/Tokyo") ?? .gmt)
+    let tokyo = TodayProjection.snapshot(
+      of: h.state,
+      at: h.now,
+      timeZone: TimeZone(identifier: "Asia/Tokyo") ?? .gmt
+    )
     #expect(tokyo.day == "2026-03-11")
     #expect(tokyo.setsDone == 3)
   }
@@ -57,8 +61,12 @@ import Testing
     let h = try JournalHarness(now: evening)
     try h.makeUpperBody(name: "A")
     try h.makeUpperBody(name: "B")
-    #expect(TodayProjection.snapshot(of: h.state, at: h.now, timeZone: paris).nextSplit?.name == "A")
+    #expect(
+      TodayProjection.snapshot(of: h.state, at: h.now, timeZone: paris).nextSplit?.name == "A"
+    )
     try h.run(.startWorkout(split: "B", timeZone: "UTC"))
-    #expect(TodayProjection.snapshot(of: h.state, at: h.now, timeZone: paris).nextSplit?.name == "A")
+    #expect(
+      TodayProjection.snapshot(of: h.state, at: h.now, timeZone: paris).nextSplit?.name == "A"
+    )
   }
 }
