@@ -1,0 +1,351 @@
+import Foundation
+import JournalCore
+
+/// Writes the app's document tree from a journal: `Splits/`, `Workouts/YYYY/MM/`
+/// and `Stubs/`.
+///
+/// ```swift
+/// let report = try Rebuild.run(journal: journal, output: projections)
+/// for conflict in report.conflicts { print(conflict) }
+/// ```
+///
+/// The rules, in short (`docs/Rebuild.md` has them in full):
+/// - a document is replaced atomically (temporary file, sync, rename) and only
+///   when its bytes change; files get mode 0600, folders 0700;
+/// - the rebuild owns the files listed in `.journal-projection.json`, and only
+///   those are rewritten with other bytes or removed; an unowned file with
+///   the wanted bytes is adopted, any other is a conflict left alone;
+/// - documents of quarantined streams are left exactly as they are;
+/// - paths come from ids and are checked before use; symbolic links inside the
+///   output folder are never followed;
+/// - `.journal-checkpoint/` caches the folded state so that the next rebuild
+///   folds only new events; it is only a cache.
+public enum Rebuild {
+  /// The name of the ownership manifest in the output folder.
+  public static let manifestName = ProjectionManifest.fileName
+  /// The name of the checkpoint folder in the output folder.
+  public static let checkpointName = Checkpoint.folder
+  /// The folders the rebuild writes documents in.
+  static let documentFolders = ["Splits", "Workouts", "Stubs"]
+
+  /// Rebuilds the document tree of `journal` into `output`.
+  ///
+  /// - Parameters:
+  ///   - journal: the journal to rebuild; its quarantined streams' documents
+  ///     are left as they are.
+  ///   - output: the folder to write; created (mode 0700) when missing.
+  ///   - asOf: rebuild the tree as it was at this point; nil for now.
+  ///   - full: fold from the start, ignoring the checkpoint.
+  ///   - progress: called with (documents processed, documents to process).
+  ///   - options: the clock for the timings, and test seams.
+  /// - Returns: what was written, removed, adopted, kept and left in conflict.
+  /// - Throws: ``RebuildError`` when the folder cannot be used or a system
+  ///   call fails. Documents already replaced stay replaced, none is half
+  ///   written, and the next rebuild completes the work.
+  /// - Complexity: a full rebuild is O(events + documents); an incremental one
+  ///   O(new events + documents they touch + splits), plus a pass over the
+  ///   event ids to check the history before the checkpoint is unchanged, and
+  ///   the manifest, which has a line per document.
+  @discardableResult
+  public static func run(
+    journal: Journal,
+    output: URL,
+    asOf: Replayer.Point? = nil,
+    full: Bool = false,
+    progress: ((Int, Int) -> Void)? = nil,
+    options: RebuildOptions = RebuildOptions()
+  ) throws -> RebuildReport {
+    var run = RebuildRun(
+      history: journal.history,
+      quarantined: journal.quarantined,
+      asOf: asOf,
+      writer: DocumentTreeWriter(root: output, failAfterWrites: options._failAfterWrites),
+      elapsed: options.elapsed,
+      progress: progress
+    )
+    return try run.execute(full: full)
+  }
+}
+
+/// One rebuild, from reading the folder to saving the checkpoint.
+struct RebuildRun {
+  let history: [FoldEvent]
+  let quarantined: [String: String]
+  let asOf: Replayer.Point?
+  let writer: DocumentTreeWriter
+  let elapsed: @Sendable () -> Duration
+  let progress: ((Int, Int) -> Void)?
+
+  var report = RebuildReport()
+  var manifest = ProjectionManifest()
+  /// The digest of the manifest as read.
+  var manifestDigest = ""
+  var ownedByStream: [String: [String]] = [:]
+
+  init(
+    history: [FoldEvent],
+    quarantined: [String: String],
+    asOf: Replayer.Point?,
+    writer: DocumentTreeWriter,
+    elapsed: @escaping @Sendable () -> Duration,
+    progress: ((Int, Int) -> Void)?
+  ) {
+    self.history = history
+    self.quarantined = quarantined
+    self.asOf = asOf
+    self.writer = writer
+    self.elapsed = elapsed
+    self.progress = progress
+  }
+
+  /// The fold to render and what to save as the next checkpoint.
+  struct Folded {
+    /// The states to render: every stream (full) or those that changed or
+    /// crossed a grace boundary (incremental).
+    var splits: [String: SplitState]
+    var workouts: [String: WorkoutState]
+    /// Whether `splits`/`workouts` are every stream of the state.
+    var isComplete: Bool
+    var renderNow: Date?
+    var checkpoint: Checkpoint
+  }
+
+  mutating func execute(full: Bool) throws -> RebuildReport {
+    try writer.makeRoot()
+    let (readManifest, notice) = try ProjectionManifest.read(from: writer)
+    manifest = readManifest
+    manifestDigest = SHA256Digest.hex(manifest.encoded())
+    if let notice { report.notices.append(notice) }
+    let interrupted = !manifest.pending.isEmpty
+    // Temporary files live next to what they replace: the manifest and the
+    // checkpoint head at every run, documents only after an interruption.
+    report.cleanedTemporaryFiles = try writer.removeTemporaryFiles(
+      in: ["", Checkpoint.folder],
+      recursive: false
+    )
+    if interrupted {
+      report.cleanedTemporaryFiles += try writer.removeTemporaryFiles(
+        in: Rebuild.documentFolders,
+        recursive: true
+      )
+    }
+    ownedByStream = manifest.pathsByStream()
+
+    var started = elapsed()
+    let prefix = Replayer.prefix(history, upTo: asOf)
+    var folded: Folded
+    if full {
+      folded = try foldFromStart(prefix)
+    } else if interrupted {
+      report.checkpointIgnoredBecause = "the last rebuild was interrupted"
+      folded = try foldFromStart(prefix)
+    } else {
+      switch foldFromCheckpoint(prefix) {
+      case .success(let value):
+        folded = value
+        report.mode = .incremental
+      case .failure(let failure):
+        if failure.reason != Self.noCheckpoint { report.checkpointIgnoredBecause = failure.reason }
+        folded = try foldFromStart(prefix)
+      }
+    }
+    report.timings.fold = seconds(since: started)
+    report.anomalyCount = folded.checkpoint.anomalyCount
+
+    try write(&folded)
+
+    started = elapsed()
+    try saveCheckpoint(folded)
+    report.timings.checkpoint += seconds(since: started)
+
+    report.written.sort()
+    report.removed.sort()
+    report.adopted.sort()
+    report.keptQuarantined.sort()
+    report.conflicts.sort { $0.path < $1.path }
+    return report
+  }
+
+  func seconds(since start: Duration) -> Double {
+    let duration = elapsed() - start
+    let parts = duration.components
+    return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+  }
+
+  // MARK: - Folding
+
+  /// The `now` documents are rendered at: the fold's, moved to an as-of time
+  /// later than it, as ``Replayer/fold(_:upTo:startingFrom:observe:)`` does.
+  static func renderNow(_ now: Date?, _ point: Replayer.Point?) -> Date? {
+    if case .time(let date) = point, let now, date > now { return date }
+    return now
+  }
+
+  mutating func foldFromStart(_ prefix: ArraySlice<FoldEvent>) throws -> Folded {
+    report.mode = .full
+    // Fold up to the prefix's last event rather than to an as-of time, so the
+    // state's `now` is the fold's own, as a checkpoint must keep it.
+    let state: JournalState
+    switch (asOf, prefix.last) {
+    case (.time, let last?): state = Replayer.fold(history, upTo: .event(last.id))
+    case (.time, nil): state = JournalState()
+    default: state = Replayer.fold(history, upTo: asOf)
+    }
+    let renderNow = Self.renderNow(state.now, asOf)
+    report.eventsFolded = prefix.count
+    var checkpoint = Checkpoint()
+    checkpoint.position = prefix.count
+    checkpoint.lastID = prefix.last?.id ?? ""
+    var hasher = SHA256()
+    Checkpoint.hashIDs(prefix, into: &hasher)
+    checkpoint.prefixDigest = hasher.finalize().hexString
+    checkpoint.now = state.now
+    checkpoint.renderedNow = renderNow
+    checkpoint.eventCount = state.eventCount
+    checkpoint.anomalyCount = state.anomalies.count
+    checkpoint.quarantined = quarantined.keys.sorted()
+    return Folded(
+      splits: state.splits,
+      workouts: state.workouts,
+      isComplete: true,
+      renderNow: renderNow,
+      checkpoint: checkpoint
+    )
+  }
+
+  static let noCheckpoint = "no checkpoint"
+
+  /// Folds the events after the checkpoint onto its state, or says why the
+  /// checkpoint cannot be used.
+  mutating func foldFromCheckpoint(
+    _ prefix: ArraySlice<FoldEvent>
+  ) -> Result<Folded, Checkpoint.Failure> {
+    let head: Checkpoint
+    switch loadHead() {
+    case .success(let value): head = value
+    case .failure(let failure): return .failure(failure)
+    }
+    guard head.build == Checkpoint.buildFingerprint else {
+      return .failure("the checkpoint was written by another build")
+    }
+    guard head.manifestDigest == manifestDigest else {
+      return .failure("the checkpoint does not match the manifest")
+    }
+    guard head.quarantined == quarantined.keys.sorted() else {
+      return .failure("the quarantined streams changed")
+    }
+    let position = prefix.startIndex + head.position
+    guard head.position <= prefix.count,
+      head.position == 0 ? head.lastID.isEmpty : prefix[position - 1].id == head.lastID
+    else { return .failure("the history before the checkpoint changed") }
+    var hasher = SHA256()
+    Checkpoint.hashIDs(prefix[..<position], into: &hasher)
+    var finished = hasher  // `finalize` ends a hasher; the copy goes on with the new events.
+    guard finished.finalize().hexString == head.prefixDigest else {
+      return .failure("the history before the checkpoint changed")
+    }
+    let suffix = prefix[position...]
+    let suffixIDs = Set(suffix.map(\.id))
+    for event in suffix {
+      if case .eventsReverted(let revert) = event.event,
+        revert.eventIDs.contains(where: { !suffixIDs.contains($0) })
+      {
+        return .failure("a new revert names an event before the checkpoint")
+      }
+    }
+
+    // Every split (creating one reads the others' orders), the workouts the
+    // new events name; then fold.
+    var state = JournalState()
+    do {
+      for (stream, entry) in head.streams where stream.hasPrefix("split:") {
+        state.splits[String(stream.dropFirst(6))] = try loadStream(SplitState.self, stream, entry)
+      }
+      for stream in Set(suffix.map(\.stream)) where stream.hasPrefix("workout:") {
+        guard let entry = head.streams[stream] else { continue }
+        state.workouts[String(stream.dropFirst(8))] = try loadStream(
+          WorkoutState.self,
+          stream,
+          entry
+        )
+      }
+    } catch let failure as Checkpoint.Failure {
+      return .failure(failure)
+    } catch {
+      return .failure("a checkpoint stream file is unreadable")
+    }
+    state.now = head.now
+    state.eventCount = head.eventCount
+    let before = state
+    state = Replayer.fold(Array(suffix), startingFrom: state)
+    let renderNow = Self.renderNow(state.now, asOf)
+    if let rendered = head.renderedNow, renderNow.map({ $0 < rendered }) ?? true {
+      return .failure("the checkpoint was rendered at a later time")
+    }
+    report.eventsFolded = suffix.count
+
+    var checkpoint = head
+    checkpoint.position = prefix.count
+    checkpoint.lastID = prefix.last?.id ?? ""
+    Checkpoint.hashIDs(suffix, into: &hasher)
+    checkpoint.prefixDigest = hasher.finalize().hexString
+    checkpoint.now = state.now
+    checkpoint.renderedNow = renderNow
+    checkpoint.eventCount = state.eventCount
+    checkpoint.anomalyCount = head.anomalyCount + state.anomalies.count
+
+    // Render what changed, and what the passing of time changes.
+    var splits = state.splits.filter { before.splits[$0.key] != $0.value }
+    var workouts = state.workouts.filter { before.workouts[$0.key] != $0.value }
+    let now = renderNow ?? Date(timeIntervalSince1970: 0)
+    do {
+      for (stream, entry) in head.streams where Checkpoint.isDue(entry.expiry, at: now) {
+        if stream.hasPrefix("split:") {
+          let id = String(stream.dropFirst(6))
+          splits[id] = state.splits[id]
+        } else if stream.hasPrefix("workout:") {
+          let id = String(stream.dropFirst(8))
+          workouts[id] = try state.workouts[id] ?? loadStream(WorkoutState.self, stream, entry)
+        }
+      }
+    } catch let failure as Checkpoint.Failure {
+      return .failure(failure)
+    } catch {
+      return .failure("a checkpoint stream file is unreadable")
+    }
+    return .success(
+      Folded(
+        splits: splits,
+        workouts: workouts,
+        isComplete: false,
+        renderNow: renderNow,
+        checkpoint: checkpoint
+      )
+    )
+  }
+
+  func loadHead() -> Result<Checkpoint, Checkpoint.Failure> {
+    do {
+      guard try writer.entry(Checkpoint.folder) == .folder,
+        try writer.entry(Checkpoint.headPath) == .file,
+        let bytes = try writer.read(Checkpoint.headPath)
+      else { return .failure(Checkpoint.Failure(Self.noCheckpoint)) }
+      return Checkpoint.decodeHead(bytes)
+    } catch {
+      return .failure("the checkpoint is unreadable")
+    }
+  }
+
+  func loadStream<T: Decodable>(
+    _ type: T.Type,
+    _ stream: String,
+    _ entry: Checkpoint.StreamEntry
+  )
+    throws -> T
+  {
+    guard let path = Checkpoint.streamPath(stream), let bytes = try writer.read(path),
+      SHA256Digest.hex(bytes) == entry.digest
+    else { throw Checkpoint.Failure("a checkpoint stream file is missing or corrupt") }
+    return try Checkpoint.decodeStream(type, from: bytes)
+  }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import JournalCore
+import JournalTestSupport
+import Testing
+
+@testable import JournalProjections
+
+// MARK: - Checkpoint: a cache, never a source of truth
+
+extension RebuildTests {
+  /// After every few random steps, an incremental rebuild leaves exactly the
+  /// tree the state renders; at the end a full rebuild elsewhere agrees.
+  @Test(arguments: 0..<6 as Range<UInt64>)
+  func incrementalEqualsFull(seed: UInt64) throws {
+    var session = try RandomSession(seed: seed)
+    let out = try makeTemporaryDirectory("rebuild-incremental")
+    var modes: [RebuildReport.Mode] = []
+    for round in 0..<25 {
+      for _ in 0..<4 { session.step() }
+      let report = try Rebuild.run(journal: session.journal, output: out)
+      modes.append(report.mode)
+      // Random sessions only append, so a revert of an older event is the
+      // only reason to fold from the start.
+      if let reason = report.checkpointIgnoredBecause {
+        #expect(reason == "a new revert names an event before the checkpoint", "seed \(seed)")
+      }
+      #expect(report.conflicts.isEmpty, "seed \(seed) round \(round): \(report.conflicts)")
+      try expectTree(out, equals: try expectedTree(session.journal), "seed \(seed) round \(round)")
+    }
+    #expect(modes.dropFirst().contains(.incremental), "seed \(seed): \(modes)")
+    let full = try makeTemporaryDirectory("rebuild-full")
+    try Rebuild.run(journal: session.journal, output: full, full: true)
+    #expect(try documentFiles(in: out) == documentFiles(in: full), "seed \(seed)")
+  }
+
+  @Test func streamStatesRoundTripExactly() throws {
+    var session = try RandomSession(seed: 42)
+    for _ in 0..<150 { session.step() }
+    let state = session.journal.state()
+    #expect(!state.workouts.isEmpty)
+    for split in state.splits.values {
+      let bytes = try Checkpoint.encodeStream(split)
+      #expect(try Checkpoint.decodeStream(SplitState.self, from: bytes) == split)
+    }
+    for workout in state.workouts.values {
+      let bytes = try Checkpoint.encodeStream(workout)
+      #expect(try Checkpoint.decodeStream(WorkoutState.self, from: bytes) == workout)
+    }
+  }
+
+  struct Damage: Sendable, CustomTestStringConvertible {
+    let name: String
+    let expected: String
+    let apply: @Sendable (URL) throws -> Void
+    var testDescription: String { name }
+  }
+
+  static let damages: [Damage] = [
+    Damage(name: "flipped byte", expected: "corrupt") { out in
+      let url = out.appendingPathComponent(".journal-checkpoint/head")
+      var bytes = [UInt8](try Data(contentsOf: url))
+      bytes[40] ^= 0x01
+      try Data(bytes).write(to: url)
+    },
+    Damage(name: "truncated", expected: "truncated") { out in
+      let url = out.appendingPathComponent(".journal-checkpoint/head")
+      try Data(try Data(contentsOf: url).prefix(30)).write(to: url)
+    },
+    Damage(name: "cut at the checksum", expected: "truncated") { out in
+      let url = out.appendingPathComponent(".journal-checkpoint/head")
+      try Data(try Data(contentsOf: url).dropLast(5)).write(to: url)
+    },
+    Damage(name: "stream file edited", expected: "stream file") { out in
+      let folder = out.appendingPathComponent(".journal-checkpoint/streams")
+      for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+        try Data("{}".utf8).write(to: folder.appendingPathComponent(name))
+      }
+    },
+    Damage(name: "another manifest", expected: "manifest") { out in
+      let url = out.appendingPathComponent(Rebuild.manifestName)
+      let text = try String(contentsOf: url, encoding: .utf8)
+      let gone = "\"Splits/gone.json\" : \"\(String(repeating: "0", count: 64))\",\n"
+      let edited = text.replacingOccurrences(of: "\"owned\" : {\n", with: "\"owned\" : {\n" + gone)
+      try Data(edited.utf8).write(to: url)
+    },
+  ]
+
+  @Test(arguments: damages)
+  func aDamagedCheckpointIsDetectedAndIgnored(_ damage: Damage) throws {
+    var session = try RandomSession(seed: 7)
+    for _ in 0..<60 { session.step() }
+    let out = try makeTemporaryDirectory("rebuild-damaged")
+    try Rebuild.run(journal: session.journal, output: out)
+    for _ in 0..<20 { session.step() }
+    try session.harness.makeUpperBody(name: "After")
+    try damage.apply(out)
+    let report = try Rebuild.run(journal: session.journal, output: out)
+    #expect(report.mode == .full)
+    let reason = try #require(report.checkpointIgnoredBecause)
+    #expect(reason.contains(damage.expected), "\(reason)")
+    try expectTree(out, equals: try expectedTree(session.journal))
+    // The rebuild saved a good checkpoint again.
+    #expect(try Rebuild.run(journal: session.journal, output: out).mode == .incremental)
+  }
+
+  @Test func aForeignCheckpointIsIgnored() throws {
+    var first = try RandomSession(seed: 1)
+    var second = try RandomSession(seed: 2)
+    for _ in 0..<60 {
+      first.step()
+      second.step()
+    }
+    let out = try makeTemporaryDirectory("rebuild-foreign")
+    let other = try makeTemporaryDirectory("rebuild-foreign-other")
+    try Rebuild.run(journal: first.journal, output: out)
+    try Rebuild.run(journal: second.journal, output: other)
+    // The other journal's checkpoint, next to this folder's own manifest.
+    let head = ".journal-checkpoint/head"
+    try FileManager.default.removeItem(at: out.appendingPathComponent(head))
+    try FileManager.default.copyItem(
+      at: other.appendingPathComponent(head),
+      to: out.appendingPathComponent(head)
+    )
+    let report = try Rebuild.run(journal: first.journal, output: out)
+    #expect(report.mode == .full)
+    #expect(report.checkpointIgnoredBecause != nil)
+    try expectTree(out, equals: try expectedTree(first.journal))
+  }
+
+  @Test func anEventMergedBeforeTheCheckpointFallsBackToAFullFold() throws {
+    let h = try JournalHarness(now: t0)
+    try h.makeUpperBody()
+    let out = try makeTemporaryDirectory("rebuild-merge")
+    h.now += 3600
+    try h.makeUpperBody(name: "Legs")
+    try Rebuild.run(journal: h.journal, output: out)
+    // A device syncs a split it created earlier than the last event folded.
+    var late = try #require(h.store.stored.first)
+    late.id = "01JLATE0000000000000000000"
+    late.device = "watch"
+    late.stream = "split:01JLATESPLIT00000000000000"
+    late.milliseconds += 1000
+    h.store.deliver([late])
+    try h.journal.reload()
+    let report = try Rebuild.run(journal: h.journal, output: out)
+    #expect(report.mode == .full)
+    #expect(report.checkpointIgnoredBecause == "the history before the checkpoint changed")
+    try expectTree(out, equals: try expectedTree(h.journal))
+  }
+
+  @Test func undoingAnEventBeforeTheCheckpointFallsBackToAFullFold() throws {
+    let h = try training()
+    let out = try makeTemporaryDirectory("rebuild-undo")
+    try Rebuild.run(journal: h.journal, output: out)
+    try h.journal.undo(device: "phone", now: h.now)
+    let report = try Rebuild.run(journal: h.journal, output: out)
+    #expect(report.mode == .full)
+    #expect(report.checkpointIgnoredBecause == "a new revert names an event before the checkpoint")
+    try expectTree(out, equals: try expectedTree(h.journal))
+  }
+}

@@ -1,0 +1,35 @@
+import Testing
+
+@testable import JournalProjections
+
+// MARK: - Paths
+
+extension RebuildTests {
+  @Test(arguments: [
+    "Splits/01J0000000000000000000001.json",
+    "Workouts/2026/01/01J0000000000000000000001.json",
+    "Stubs/Workouts/2026/01/01J0000000000000000000001.json",
+    "Stubs/Splits/a_b-c.json",
+  ])
+  func safePaths(_ path: String) {
+    #expect(RelativePath.isSafe(path))
+  }
+
+  @Test(arguments: [
+    "", "/etc/passwd", "Splits/../../x.json", "Splits/./x.json", "Splits//x.json", "Splits/x.json/",
+    "Splits/.hidden.json", "Splits/x\u{0}.json", "Splits/x y.json", "Splits/x\\y.json",
+    "Splits/é.json", "..", "a/b/c/d/e/f/g/h/i",
+  ])
+  func unsafePaths(_ path: String) {
+    #expect(!RelativePath.isSafe(path))
+  }
+
+  @Test func pathsNameTheirStream() {
+    #expect(RelativePath.stream(of: "Splits/S1.json") == "split:S1")
+    #expect(RelativePath.stream(of: "Stubs/Splits/S1.json") == "split:S1")
+    #expect(RelativePath.stream(of: "Workouts/2026/01/W1.json") == "workout:W1")
+    #expect(RelativePath.stream(of: "Stubs/Workouts/2026/01/W1.json") == "workout:W1")
+    #expect(RelativePath.stream(of: "Workouts/W1.json") == nil)
+    #expect(RelativePath.stream(of: "Notes.txt") == nil)
+  }
+}
