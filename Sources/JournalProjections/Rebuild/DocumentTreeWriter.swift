@@ -173,6 +173,25 @@ final class DocumentTreeWriter {
     foldersToSync = []
   }
 
+  /// Takes the folder's rebuild lock, so two rebuilds never write the same
+  /// folder at once; released when the returned descriptor is closed.
+  func lock(_ relative: String) throws -> Int32 {
+    let descriptor = open(absolute(relative), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    guard descriptor >= 0 else { throw failure("open", relative) }
+    while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+      if errno == EINTR { continue }
+      let code = errno
+      close(descriptor)
+      if code == EWOULDBLOCK {
+        throw RebuildError(.busy, path: relative, "another rebuild is writing this folder")
+      }
+      throw RebuildError(.io, path: relative, "cannot lock: \(Self.message(code))")
+    }
+    return descriptor
+  }
+
+  func unlock(_ descriptor: Int32) { close(descriptor) }
+
   /// Creates the output folder itself when missing.
   func makeRoot() throws {
     if mkdir(root, 0o700) != 0 && errno != EEXIST {

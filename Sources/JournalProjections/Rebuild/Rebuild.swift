@@ -25,6 +25,8 @@ public enum Rebuild {
   public static let manifestName = ProjectionManifest.fileName
   /// The name of the checkpoint folder in the output folder.
   public static let checkpointName = Checkpoint.folder
+  /// The lock file that keeps two rebuilds from writing the same folder.
+  static let lockName = ".journal-rebuild.lock"
   /// The folders the rebuild writes documents in.
   static let documentFolders = ["Splits", "Workouts", "Stubs"]
 
@@ -112,6 +114,8 @@ struct RebuildRun {
 
   mutating func execute(full: Bool) throws -> RebuildReport {
     try writer.makeRoot()
+    let lock = try writer.lock(Rebuild.lockName)
+    defer { writer.unlock(lock) }
     let (readManifest, notice) = try ProjectionManifest.read(from: writer)
     manifest = readManifest
     manifestDigest = SHA256Digest.hex(manifest.encoded())

@@ -107,6 +107,8 @@ public struct RebuildError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let unusableOutput = Kind(rawValue: "unusableOutput")
     /// A document could not be encoded.
     public static let encoding = Kind(rawValue: "encoding")
+    /// Another rebuild holds the folder's lock.
+    public static let busy = Kind(rawValue: "busy")
     /// The test seam stopped the rebuild.
     public static let interrupted = Kind(rawValue: "interrupted")
   }

@@ -234,6 +234,21 @@ extension RebuildTests {
   }
 }
 
+extension RebuildTests {
+  @Test func twoRebuildsNeverWriteTheSameFolderAtOnce() throws {
+    let h = try training()
+    let out = try makeTemporaryDirectory("rebuild")
+    let holder = DocumentTreeWriter(root: out)
+    let lock = try holder.lock(".journal-rebuild.lock")
+    #expect {
+      try Rebuild.run(journal: h.journal, output: out)
+    } throws: { ($0 as? RebuildError)?.kind == .busy }
+    holder.unlock(lock)
+    try Rebuild.run(journal: h.journal, output: out)
+    try expectTree(out, equals: try expectedTree(h.journal))
+  }
+}
+
 // MARK: - Quarantine
 
 extension RebuildTests {
