@@ -1,0 +1,186 @@
+import Foundation
+
+/// Every set performed, with what was planned, what was done, and how each
+/// value came to be: the read that answers "what did I actually lift?".
+///
+/// Rows come from the folded state (the effective set entries of live
+/// workouts and the fold's ``EntryProvenance``), plus one row for each
+/// `set.completed` a revert in effect cancelled. Nothing here repeats a
+/// rule of the fold.
+///
+/// ```swift
+/// let audit = Audit(history: journal.history, filter: AuditFilter(exercise: "Squat"))
+/// for row in audit.rows { print(row.setNumber ?? 0, row.actual, row.provenance) }
+/// ```
+public struct Audit: Sendable, Hashable {
+  public var rows: [AuditRow]
+  /// Per workout, oldest first; reverted rows are not counted.
+  public var workoutTotals: [AuditTotals]
+  /// Per exercise (by library name, else display name), by name.
+  public var exerciseTotals: [AuditTotals]
+
+  /// The audit of `history` up to `point`, filtered.
+  ///
+  /// - Complexity: one fold of the history, plus O(n) to index it.
+  public init(
+    history: [FoldEvent],
+    upTo point: Replayer.Point? = nil,
+    filter: AuditFilter = AuditFilter()
+  ) {
+    let state = Replayer.fold(history, upTo: point)
+    self.init(state: state, history: Array(Replayer.prefix(history, upTo: point)), filter: filter)
+  }
+
+  /// The audit of a state folded from `history` (the same prefix).
+  public init(state: JournalState, history: [FoldEvent], filter: AuditFilter = AuditFilter()) {
+    var events: [String: FoldEvent] = [:]
+    for e in history { events[e.id] = e }
+    var rows: [AuditRow] = []
+    for workout in state.liveWorkouts {
+      for log in workout.document.logs {
+        rows += Self.rows(of: log, in: workout, events: events)
+      }
+    }
+    if filter.includeReverted {
+      rows += Self.revertedRows(in: state, history: history)
+    }
+    rows = rows.filter(filter.admits)
+    rows.sort(by: AuditRow.precedes)
+    self.rows = rows
+    self.workoutTotals = AuditTotals.group(rows.filter { $0.provenance != .reverted }) {
+      ($0.workoutID, $0.splitName ?? "workout")
+    }
+    self.exerciseTotals = AuditTotals.group(rows.filter { $0.provenance != .reverted }) {
+      ($0.exerciseKey, $0.exerciseKey)
+    }
+    .sorted { $0.name.lowercased() < $1.name.lowercased() }
+  }
+
+  // MARK: - Rows
+
+  static func rows(
+    of log: WorkoutLogDocument,
+    in workout: WorkoutState,
+    events: [String: FoldEvent]
+  ) -> [AuditRow] {
+    let sources = workout.provenance[log.id] ?? []
+    let planned = SetValues(planOf: log)
+    let synthesised = log.setEntries?.isEmpty ?? true
+    return log.effectiveSetEntries.enumerated().map { offset, entry in
+      let source = offset < sources.count && !synthesised ? sources[offset] : nil
+      var row = AuditRow(
+        date: entry.completedAt,
+        timeZone: workout.timeZone.identifier,
+        workoutID: workout.document.id,
+        splitName: workout.document.splitName,
+        logID: log.id,
+        exercise: log.exerciseName,
+        libraryName: log.libraryName,
+        loadType: log.loadType,
+        setNumber: offset + 1,
+        planned: planned,
+        actual: SetValues(entry),
+        device: source?.device ?? "",
+        eventID: source?.eventID ?? "",
+        provenance: .unattributed
+      )
+      if let source {
+        row.recordedAs = AuditRow.Provenance(source.kind)
+        row.provenance = row.recordedAs ?? .unattributed
+        if !source.adjustments.isEmpty {
+          row.provenance = .adjusted
+          row.original = SetValues(source.original)
+          row.adjustments = source.adjustments.compactMap { id in
+            guard let e = events[id], case .setAdjusted(let adjustment) = e.event else {
+              return nil
+            }
+            return AuditRow.Adjustment(
+              eventID: id,
+              at: e.at,
+              device: e.device,
+              values: SetValues(adjustment.actuals)
+            )
+          }
+        }
+      } else if synthesised {
+        // A completed log without entries (a legacy document): the plan.
+        row.provenance = .filledFromPlan
+        row.recordedAs = .filledFromPlan
+      }
+      return row
+    }
+  }
+
+  /// One row per `set.completed` cancelled by a revert in effect, in a live
+  /// workout: the set as it was recorded, without a set number.
+  static func revertedRows(in state: JournalState, history: [FoldEvent]) -> [AuditRow] {
+    let cancelled = Replayer.cancelledEvents(in: history)
+    guard !cancelled.isEmpty else { return [] }
+    var rows: [AuditRow] = []
+    for e in history {
+      guard let revert = cancelled[e.storedID], case .setCompleted(let set) = e.event,
+        let workout = state.workouts[e.streamID], workout.deletedAt == nil
+      else { continue }
+      let log = workout.log(set.logID)
+      var entry = log?.planEntry(at: e.at) ?? SetEntry(completedAt: e.at)
+      if let actuals = set.actuals { entry.apply(actuals) }
+      var row = AuditRow(
+        date: e.at,
+        timeZone: workout.timeZone.identifier,
+        workoutID: workout.document.id,
+        splitName: workout.document.splitName,
+        logID: set.logID,
+        exercise: log?.exerciseName ?? set.logID,
+        libraryName: log?.libraryName,
+        loadType: log?.loadType ?? .weight,
+        setNumber: nil,
+        planned: log.map(SetValues.init(planOf:)) ?? SetValues(),
+        actual: SetValues(entry),
+        device: e.device,
+        eventID: e.id,
+        provenance: .reverted
+      )
+      row.recordedAs = set.actuals == nil ? .cursorOnly : .recorded
+      row.revertedBy = revert
+      rows.append(row)
+    }
+    return rows
+  }
+}
+
+/// Which rows an ``Audit`` keeps.
+public struct AuditFilter: Sendable, Hashable {
+  /// Display or library name, case-insensitive.
+  public var exercise: String?
+  /// Split name, case-insensitive.
+  public var split: String?
+  /// Sets done at or after this time.
+  public var since: Date?
+  /// Sets done before this time.
+  public var until: Date?
+  /// Whether to list sets cancelled by undo, redo or rewind.
+  public var includeReverted: Bool
+
+  public init(
+    exercise: String? = nil,
+    split: String? = nil,
+    since: Date? = nil,
+    until: Date? = nil,
+    includeReverted: Bool = true
+  ) {
+    self.exercise = exercise
+    self.split = split
+    self.since = since
+    self.until = until
+    self.includeReverted = includeReverted
+  }
+
+  /// Whether `row` passes every criterion given.
+  public func admits(_ row: AuditRow) -> Bool {
+    if let exercise, !row.matches(exercise: exercise) { return false }
+    if let split, row.splitName?.caseInsensitiveCompare(split) != .orderedSame { return false }
+    if let since, row.date < since { return false }
+    if let until, row.date >= until { return false }
+    return true
+  }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// One performed set in an ``Audit``.
+public struct AuditRow: Codable, Sendable, Hashable {
+  /// How the set's values came to be.
+  public enum Provenance: String, Codable, Sendable, Hashable, CaseIterable {
+    /// Recorded live with the values done.
+    case recorded
+    /// Recorded, then corrected: see ``AuditRow/original`` and
+    /// ``AuditRow/adjustments``.
+    case adjusted
+    /// Filled in from the plan when the log was completed: not actually
+    /// recorded (also a legacy completed log without entries).
+    case filledFromPlan
+    /// A legacy progress-cursor event: the set was done, its values are the plan's.
+    case cursorOnly
+    /// Cancelled by undo, redo or rewind: no longer counts.
+    case reverted
+    /// An entry the fold kept no provenance for.
+    case unattributed
+
+    init(_ kind: EntryProvenance.Kind) {
+      switch kind {
+      case .recorded: self = .recorded
+      case .cursorOnly: self = .cursorOnly
+      case .filledFromPlan: self = .filledFromPlan
+      }
+    }
+
+    /// Whether the values are what the lifter did, not the plan's: recorded
+    /// live, or corrected by the lifter afterwards.
+    public var isActual: Bool { self == .recorded || self == .adjusted }
+  }
+
+  /// One correction of the set.
+  public struct Adjustment: Codable, Sendable, Hashable {
+    public var eventID: String
+    /// When the correction was made.
+    public var at: Date
+    public var device: String
+    /// The fields the correction set.
+    public var values: SetValues
+  }
+
+  /// When the set was done (its entry's `completedAt`; for a reverted set,
+  /// when it was recorded).
+  public var date: Date
+  /// The workout's time zone identifier: `date` reads in it.
+  public var timeZone: String
+  public var workoutID: String
+  public var splitName: String?
+  public var logID: String
+  /// The display name of the exercise.
+  public var exercise: String
+  public var libraryName: String?
+  public var loadType: LoadType
+  /// 1-based; nil for a reverted set (it holds no place any more).
+  public var setNumber: Int?
+  /// The log's plan for one set.
+  public var planned: SetValues
+  public var actual: SetValues
+  /// The device that recorded the set, or completed the log for a filled one.
+  public var device: String
+  /// The event that recorded the set, or completed the log for a filled one.
+  public var eventID: String
+  public var provenance: Provenance
+  /// How the set was first recorded (before adjustment or revert).
+  public var recordedAs: Provenance?
+  /// What was first recorded, for an adjusted set.
+  public var original: SetValues?
+  /// The corrections, oldest first.
+  public var adjustments: [Adjustment] = []
+  /// The revert that cancelled the set.
+  public var revertedBy: String?
+
+  /// `actual − planned`, per field.
+  public var deviation: SetValues { actual.deviation(from: planned) }
+
+  /// reps × weight for a weighted set, else 0.
+  public var volume: Double { loadType == .weight ? actual.volume : 0 }
+
+  /// The name records and totals group by: the library name, else the display name.
+  public var exerciseKey: String { libraryName ?? exercise }
+
+  /// Whether `name` is the display or library name, ignoring case.
+  public func matches(exercise name: String) -> Bool {
+    exercise.caseInsensitiveCompare(name) == .orderedSame
+      || libraryName?.caseInsensitiveCompare(name) == .orderedSame
+  }
+
+  static func precedes(_ a: AuditRow, _ b: AuditRow) -> Bool {
+    if a.date != b.date { return a.date < b.date }
+    if a.workoutID != b.workoutID { return a.workoutID < b.workoutID }
+    if a.logID != b.logID { return a.logID < b.logID }
+    return (a.setNumber ?? .max, a.eventID) < (b.setNumber ?? .max, b.eventID)
+  }
+}
+
+/// Sets, reps and volume of a group of rows.
+public struct AuditTotals: Codable, Sendable, Hashable {
+  /// The workout id, or the exercise's library name.
+  public var key: String
+  /// The split name, or the exercise's name.
+  public var name: String
+  public var sets: Int
+  public var reps: Int
+  /// Σ reps × weight of weighted sets.
+  public var volume: Double
+  /// Σ seconds of timed sets.
+  public var seconds: Int
+
+  /// Totals per key, in the order keys first appear.
+  static func group(
+    _ rows: [AuditRow],
+    by key: (AuditRow) -> (key: String, name: String)
+  ) -> [AuditTotals] {
+    var order: [String] = []
+    var totals: [String: AuditTotals] = [:]
+    for row in rows {
+      let (k, name) = key(row)
+      if totals[k] == nil {
+        order.append(k)
+        totals[k] = AuditTotals(key: k, name: name, sets: 0, reps: 0, volume: 0, seconds: 0)
+      }
+      totals[k]?.sets += 1
+      totals[k]?.reps += row.actual.reps ?? 0
+      totals[k]?.volume += row.volume
+      totals[k]?.seconds += row.actual.seconds ?? 0
+    }
+    return order.compactMap { totals[$0] }
+  }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// Per exercise, one point per completed workout: the top-set weight and the
+/// best estimated one-rep max, for charts.
+///
+/// Points follow the app's progression chart: the effective set entries of
+/// the exercise's logs (actuals, else the plan's values for sets filled in
+/// from it), in workouts whose status is completed. ``Point/isAllActual``
+/// says whether every set of the point was actually recorded.
+public struct Progression: Sendable, Hashable {
+  /// One workout's best.
+  public struct Point: Sendable, Hashable {
+    public var date: Date
+    public var timeZone: String
+    public var workoutID: String
+    /// The heaviest weight of the workout's sets (with at least one rep).
+    public var topSetWeight: Double
+    /// The best Epley estimate of those sets.
+    public var bestEstimatedOneRepMax: Double
+    /// Whether every set was recorded or adjusted (none filled from the plan).
+    public var isAllActual: Bool
+  }
+
+  /// The library name, else the display name.
+  public var exercise: String
+  /// Oldest first.
+  public var points: [Point]
+
+  /// The progression of the exercise named `name` (display or library name,
+  /// case-insensitive) among `rows` (an audit).
+  public init(exercise name: String, rows: [AuditRow], completedWorkouts: Set<String>) {
+    var byWorkout: [String: [AuditRow]] = [:]
+    var order: [String] = []
+    var key: String?
+    for row in rows
+    where row.provenance != .reverted && row.loadType == .weight
+      && completedWorkouts.contains(row.workoutID) && row.matches(exercise: name)
+    {
+      key = key ?? row.exerciseKey
+      if byWorkout[row.workoutID] == nil { order.append(row.workoutID) }
+      byWorkout[row.workoutID, default: []].append(row)
+    }
+    exercise = key ?? name
+    points = order.compactMap { id in
+      let sets = byWorkout[id] ?? []
+      let lifted = sets.filter { ($0.actual.reps ?? 0) >= 1 && ($0.actual.weight ?? 0) > 0 }
+      guard let first = sets.first, !lifted.isEmpty else { return nil }
+      let e1rm = lifted.compactMap {
+        ExerciseRecords.estimatedOneRepMax(weight: $0.actual.weight ?? 0, reps: $0.actual.reps ?? 0)
+      }
+      return Point(
+        date: first.date,
+        timeZone: first.timeZone,
+        workoutID: id,
+        topSetWeight: lifted.map { $0.actual.weight ?? 0 }.max() ?? 0,
+        bestEstimatedOneRepMax: e1rm.max() ?? 0,
+        isAllActual: sets.allSatisfy(\.provenance.isActual)
+      )
+    }
+  }
+}
+
+extension Audit {
+  /// The progression of one exercise in this audit's live workouts that are
+  /// completed, in `state`.
+  public func progression(of exercise: String, in state: JournalState) -> Progression {
+    let completed = Set(
+      state.liveWorkouts.filter { $0.document.status == .completed }.map(\.document.id)
+    )
+    return Progression(exercise: exercise, rows: rows, completedWorkouts: completed)
+  }
+}

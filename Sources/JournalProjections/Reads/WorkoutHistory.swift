@@ -1,0 +1,169 @@
+import Foundation
+
+/// The timeline of one workout (or one of its logs): every event, effective
+/// or reverted, with a summary for people and what the fold said about it.
+///
+/// Built by watching the one fold: the summary of an effective event reads
+/// the state around it (which set a `set.completed` became); anomalies are
+/// those the fold reported while folding the event.
+public enum WorkoutHistory {
+  /// One event of the timeline.
+  public struct Entry: Sendable, Hashable {
+    public enum Mark: String, Sendable, Hashable {
+      /// Folded: it shapes the documents.
+      case effective
+      /// Cancelled by a revert in effect.
+      case reverted
+      /// A revert (undo, redo, rewind) of events of this workout.
+      case revert
+    }
+
+    public var eventID: String
+    /// When the action happened.
+    public var at: Date
+    /// When it was recorded.
+    public var recordedAt: Date
+    public var device: String
+    public var type: String
+    public var logID: String?
+    public var summary: String
+    public var mark: Mark
+    /// The revert that cancelled it.
+    public var revertedBy: String?
+    /// What the fold reported about it (it then changed nothing).
+    public var anomalies: [String]
+  }
+
+  /// The timeline of workout `workoutID` (a full id), or of its log `logID`
+  /// (with the workout-wide events), in merge order.
+  ///
+  /// - Complexity: one fold of the history.
+  public static func entries(
+    workout workoutID: String,
+    log logID: String? = nil,
+    history: [FoldEvent],
+    upTo point: Replayer.Point? = nil
+  ) -> [Entry] {
+    let events = Replayer.prefix(history, upTo: point)
+    let stream = "workout:\(workoutID)"
+    let cancelled = Replayer.cancelledEvents(in: events)
+    var names: [String: String] = [:]
+    var included: Set<String> = []
+    for e in events where e.stream == stream {
+      switch e.event {
+      case .workoutStarted(let started):
+        for plan in started.logs { names[plan.logID] = plan.plan.name }
+      case .logAdded(let plan): names[plan.logID] = plan.plan.name
+      default: break
+      }
+      if let logID, let own = e.event.logID, own != logID { continue }
+      included.insert(e.storedID)
+    }
+    var folded: [String: (summary: String, anomalies: [String])] = [:]
+    _ = Replayer.fold(history, upTo: point) { e, before, after in
+      guard included.contains(e.storedID) else { return }
+      let anomalies = after.anomalies.dropFirst(before.anomalies.count).map(\.message)
+      let workout = after.workouts[workoutID]
+      folded[e.id] = (summary(e, names: names, workout: workout), Array(anomalies))
+    }
+    var entries: [Entry] = []
+    for e in events {
+      var entry = Entry(
+        eventID: e.id,
+        at: e.at,
+        recordedAt: e.recordedAt,
+        device: e.device,
+        type: e.event.typeName,
+        logID: e.event.logID,
+        summary: "",
+        mark: .effective,
+        anomalies: []
+      )
+      if included.contains(e.storedID) {
+        if let (text, anomalies) = folded[e.id] {
+          entry.summary = text
+          entry.anomalies = anomalies
+        } else {
+          entry.summary = summary(e, names: names, workout: nil)
+          entry.mark = .reverted
+          entry.revertedBy = cancelled[e.storedID]
+        }
+      } else if case .eventsReverted(let revert) = e.event {
+        let mine = revert.eventIDs.filter(included.contains)
+        guard !mine.isEmpty else { continue }
+        entry.summary =
+          "\(revert.reason): cancels \(mine.count) event\(mine.count == 1 ? "" : "s") of this "
+          + (logID == nil ? "workout" : "log")
+        entry.mark = .revert
+        entry.revertedBy = cancelled[e.storedID]
+      } else {
+        continue
+      }
+      entries.append(entry)
+    }
+    return entries
+  }
+
+  /// A sentence for people about `e`; `workout` is the state after it, when folded.
+  static func summary(_ e: FoldEvent, names: [String: String], workout: WorkoutState?) -> String {
+    let logID = e.event.logID
+    let name = logID.map { names[$0] ?? $0 } ?? ""
+    let log = logID.flatMap { workout?.log($0) }
+    switch e.event {
+    case .workoutStarted(let started):
+      return "started \(started.splitName ?? "a workout") with \(started.logs.count) exercises"
+    case .logAdded(let plan):
+      return "added \(plan.plan.name): \(plan.plan.sets) × \(describe(plan.plan))"
+    case .logRemoved: return "removed \(name)"
+    case .planEdited:
+      return "edited the plan of \(name)" + (log.map { ": \(describePlan($0))" } ?? "")
+    case .logStarted: return "started \(name)"
+    case .setCompleted(let set):
+      let number = log?.setEntries?.count.description ?? "?"
+      guard let actuals = set.actuals else {
+        return "\(name) set \(number) done (progress only: values from the plan)"
+      }
+      return "\(name) set \(number): \(describe(actuals))"
+    case .setAdjusted(let adjustment):
+      let index = workout?.provenance[adjustment.logID]?.firstIndex {
+        $0.key == adjustment.setEventID
+      }
+      return
+        "\(name) set \(index.map { "\($0 + 1)" } ?? "?") adjusted to \(describe(adjustment.actuals))"
+    case .setAdded: return "One More on \(name)" + (log.map { ": now \($0.sets) sets" } ?? "")
+    case .logCompleted:
+      return "completed \(name)" + (log.map { " with \($0.setEntries?.count ?? 0) sets" } ?? "")
+    case .logSkipped: return "skipped \(name)"
+    case .logReset: return "reset \(name): its sets cleared"
+    case .workoutEnded: return "ended the workout, keeping progress"
+    case .metricsRecorded(let m): return "recorded metrics (\(m.source.rawValue))"
+    case .workoutDeleted: return "deleted the workout"
+    case .eventsReverted(let revert): return "\(revert.reason) of \(revert.eventIDs.count) events"
+    default: return e.event.typeName
+    }
+  }
+
+  static func describe(_ a: SetActuals) -> String {
+    var parts: [String] = []
+    if let reps = a.reps { parts.append("\(reps) reps") }
+    if let weight = a.weight { parts.append("@ \(WeightUnit.number(weight))") }
+    if let seconds = a.seconds { parts.append("\(seconds) s") }
+    return parts.isEmpty ? "as planned" : parts.joined(separator: " ")
+  }
+
+  static func describe(_ plan: ExercisePlan) -> String {
+    switch plan.loadType {
+    case .weight: "\(plan.reps) @ \(WeightUnit.number(plan.weight))"
+    case .none: "\(plan.reps) reps"
+    case .duration: "\(plan.durationSeconds) s"
+    }
+  }
+
+  static func describePlan(_ log: WorkoutLogDocument) -> String {
+    switch log.loadType {
+    case .weight: "\(log.sets) × \(log.reps) @ \(WeightUnit.number(log.weight))"
+    case .none: "\(log.sets) × \(log.reps) reps"
+    case .duration: "\(log.sets) × \(log.durationSeconds) s"
+    }
+  }
+}
