@@ -7,5 +7,6 @@ enum CommandCatalog {
     + WorkoutCommands.all
     + HistoryCommands.all
     + ReadCommands.all
+    + ProjectionCommands.all
     + [JournalCommands.verify, JournalCommands.appendLoop]
 }
