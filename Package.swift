@@ -19,6 +19,8 @@ let package = Package(
 
     // Executables
     .executableTarget(name: "journal", dependencies: ["JournalCLI"]),
+    // Benchmarks against the machine's limits and Foundation (docs/Performance.md).
+    .executableTarget(name: "journal-bench", dependencies: ["JournalCore", "JournalProjections"]),
 
     // Test support (not a product)
     .target(

@@ -1,0 +1,124 @@
+import Foundation
+import JournalCore
+import JournalProjections
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// B5: an incremental rebuild after one new event against encoding and atomically writing the
+// one document that event changes.
+
+extension Bench {
+  func incrementalScenario(size: Int) throws {
+    let generated = try journal(size: size)
+    // A copy: the new events must not reach the journals of the other scenarios.
+    let url = scratch.appendingPathComponent("journal-\(size)-incremental")
+    try? FileManager.default.removeItem(at: url)
+    try FileManager.default.copyItem(at: generated.url, to: url)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let output = try freshFolder("rebuild-incremental-\(size)")
+    defer { try? FileManager.default.removeItem(at: output) }
+    let baselineFolder = try freshFolder("one-document-\(size)")
+
+    let journal = try Journal(store: try FileEventStore(url: url), newID: idSource())
+    try Rebuild.run(journal: journal, output: output, full: true)
+
+    var weight = 100.0
+    var changedPath = ""
+    var lastReport = RebuildReport()
+    // One new event: a correction of the last set of the latest workout. Not timed.
+    func appendOne() throws {
+      weight = weight == 100 ? 102.5 : 100
+      let events: [FoldEvent]
+      do {
+        events = try journal.execute(
+          .adjustSet(workout: nil, exercise: nil, set: nil, SetActuals(weight: weight)),
+          device: "phone",
+          now: Date()
+        )
+      } catch is CommandError {
+        events = try journal.execute(
+          .adjustSet(workout: nil, exercise: nil, set: nil, SetActuals(reps: Int(weight) % 7 + 3)),
+          device: "phone",
+          now: Date()
+        )
+      }
+      guard let workout = journal.state().workouts[events.first?.streamID ?? ""] else {
+        throw BenchError("the adjusted workout is missing")
+      }
+      changedPath = workout.path
+    }
+    let incremental = {
+      try appendOne()
+      return try time {
+        lastReport = try Rebuild.run(journal: journal, output: output)
+      }
+    }
+    let oneDocument = {
+      try appendOne()
+      let state = journal.state()
+      let id = String(changedPath.split(separator: "/").last?.dropLast(5) ?? "")
+      guard let workout = state.workouts[id] else { throw BenchError("no workout \(id)") }
+      return try time {
+        let bytes = try DocumentCoder.encode(workout.renderedDocument(now: state.now ?? Date()))
+        try writeAtomically(bytes, to: baselineFolder.appendingPathComponent("document.json"))
+      }
+    }
+    let samples = try interleave(repetitions: options.repetitions, [oneDocument, incremental])
+    guard lastReport.mode == .incremental else {
+      throw BenchError(
+        "the rebuild was not incremental: \(lastReport.checkpointIgnoredBecause ?? "no checkpoint")"
+      )
+    }
+    let t = lastReport.timings
+    report.add(
+      Result(
+        scenario: "B5",
+        name: "rebuild.incremental.oneEvent",
+        size: size,
+        subject: "Rebuild.run (incremental)",
+        baseline: "encode+atomic write 1 doc",
+        ratios: ratios(samples[1], samples[0]),
+        subjectSeconds: samples[1],
+        baselineSeconds: samples[0],
+        budget: .atMost(2),
+        notes: [
+          "\(lastReport.written.count) written",
+          "fold \(formatSeconds(t.fold))", "encode \(formatSeconds(t.encode))",
+          "write \(formatSeconds(t.write))", "checkpoint \(formatSeconds(t.checkpoint))",
+          "journal already open",
+        ]
+      )
+    )
+  }
+
+  /// Ids for the events the benchmark appends: ULIDs from the wall clock.
+  func idSource() -> () -> String {
+    var generator = ULIDGenerator(random: SeededRandom(seed: options.seed ^ 0xB5))
+    return { generator.next(milliseconds: Date().milliseconds).description }
+  }
+}
+
+/// Replaces `url` with `bytes` as the rebuild does: a temporary file, synced, renamed over the
+/// document, then the folder synced.
+func writeAtomically(_ bytes: Data, to url: URL) throws {
+  let temporary = url.path + ".tmp"
+  let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+  guard descriptor >= 0 else { throw BenchError("cannot create \(temporary)") }
+  let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+  guard written == bytes.count, fsync(descriptor) == 0 else {
+    close(descriptor)
+    throw BenchError("cannot write \(temporary)")
+  }
+  close(descriptor)
+  guard rename(temporary, url.path) == 0 else { throw BenchError("cannot rename \(temporary)") }
+  let folder = open(url.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
+  guard folder >= 0 else { throw BenchError("cannot open the folder of \(url.path)") }
+  _ = fsync(folder)
+  close(folder)
+}
