@@ -98,19 +98,35 @@ enum EventReconstruction {
   ///    at `recordedAt`, each placeholder's `log.removed` at its deletion time,
   ///    and an empty `plan.edited` where a log's `updatedAt` is not yet right.
   /// 5. `workout.deleted` at `deletedAt` for a stub.
+  ///
+  /// When no event can stand at `updatedAt` and that time is past the 30-day
+  /// grace at `now`, the last change was the removal of a log whose tombstone
+  /// has been pruned: a placeholder log is removed then, and its tombstone is
+  /// pruned alike.
   static func events(
     for workout: WorkoutDocument,
     timeZone: String,
     cursorEntries: [String: Int],
     deletedAt: Date?,
+    now: Date,
     newID: @escaping () -> String
   ) -> [ImportedEvent] {
     var builder = WorkoutEventBuilder(workout: workout, cursorEntries: cursorEntries, newID: newID)
-    return builder.build(timeZone: timeZone, deletedAt: deletedAt)
+    let events = builder.build(timeZone: timeZone, deletedAt: deletedAt)
+    let last = events.last { $0.event != .workoutDeleted }
+    guard last?.at != workout.updatedAt,
+      now.timeIntervalSince(workout.updatedAt) > WorkoutDocument.deletedLogGrace
+    else { return events }
+    var retry = WorkoutEventBuilder(workout: workout, cursorEntries: cursorEntries, newID: newID)
+    return retry.build(
+      timeZone: timeZone,
+      deletedAt: deletedAt,
+      prunedRemoval: (newID(), workout.updatedAt)
+    )
   }
 }
 
-/// Builds the events of one workout; see ``EventReconstruction/events(for:timeZone:cursorEntries:deletedAt:)``.
+/// Builds the events of one workout; see ``EventReconstruction``.
 struct WorkoutEventBuilder {
   let workout: WorkoutDocument
   let cursorEntries: [String: Int]
@@ -136,8 +152,14 @@ struct WorkoutEventBuilder {
     return id
   }
 
-  mutating func build(timeZone: String, deletedAt: Date?) -> [ImportedEvent] {
-    let deleted = (workout.deletedLogIDs ?? [:]).sorted { ($0.value, $0.key) < ($1.value, $1.key) }
+  mutating func build(
+    timeZone: String,
+    deletedAt: Date?,
+    prunedRemoval: (id: String, at: Date)? = nil
+  ) -> [ImportedEvent] {
+    var removals = workout.deletedLogIDs ?? [:]
+    if let prunedRemoval { removals[prunedRemoval.id] = prunedRemoval.at }
+    let deleted = removals.sorted { ($0.value, $0.key) < ($1.value, $1.key) }
     let nextOrder = (workout.logs.map(\.order).max() ?? -1) + 1
     var plans = workout.logs.map { log in
       LogPlan(logID: log.id, order: log.order, plan: snapshot(log), notes: log.notes)

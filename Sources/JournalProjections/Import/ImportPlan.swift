@@ -71,7 +71,7 @@ struct ImportPlan {
     fromVersion: Int?,
     report: inout ImportReport
   ) {
-    let planned = Self.events(for: document, newID: newID)
+    let planned = Self.events(for: document, now: now, newID: newID)
     let simulated = Self.fold(planned, now: now)
     guard let mine = Rendered(simulated, file: file, now: now) else {
       let messages = simulated.anomalies.map(\.message).joined(separator: "; ")
@@ -158,6 +158,7 @@ struct ImportPlan {
 
   static func events(
     for document: ContainerDocument,
+    now: Date,
     newID: @escaping () -> String
   ) -> [ImportedEvent] {
     switch document {
@@ -169,6 +170,7 @@ struct ImportPlan {
         timeZone: timeZone,
         cursorEntries: cursorEntries,
         deletedAt: deletedAt,
+        now: now,
         newID: newID
       )
     case .tombstone:

@@ -73,7 +73,9 @@ struct ContainerGenerator {
     _ = try? harness.run(command, device: device, advance: TimeInterval(number(20...400)))
   }
 
-  mutating func generate(workouts: Int) throws -> [String: Data] {
+  /// Runs `workouts` sessions up to `maxGapHours` apart, editing splits
+  /// between them, and returns the document tree.
+  mutating func generate(workouts: Int, maxGapHours: Int = 40) throws -> [String: Data] {
     for index in 0..<number(2...4) {
       let name = "Split \(index)"
       var exercises: [ExercisePlan] = []
@@ -94,7 +96,7 @@ struct ContainerGenerator {
       splitNames.append(name)
     }
     for _ in 0..<workouts {
-      harness.now += TimeInterval(number(1...40) * 3600)
+      harness.now += TimeInterval(number(1...maxGapHours) * 3600)
       editSplits()
       runWorkout()
     }
