@@ -200,7 +200,11 @@ extension RebuildRun {
   ///
   /// Nothing here is synced: every file is checked by digest when read back,
   /// and the head names the manifest, which was synced before.
+  ///
+  /// After a conflict the head is removed instead: the documents left alone
+  /// do not match the state, and only a full rebuild would check them again.
   mutating func saveCheckpoint(_ folded: Folded) throws {
+    guard report.conflicts.isEmpty else { return try writer.remove(Checkpoint.headPath) }
     var checkpoint = folded.checkpoint
     checkpoint.manifestDigest = manifestDigest
     checkpoint.quarantined = quarantined.keys.sorted()

@@ -192,6 +192,12 @@ extension RebuildTests {
     #expect(report.conflicts.map(\.path) == [path])
     #expect(try Data(contentsOf: url) == Data("edited".utf8))
 
+    // Reported again by the next rebuild, even with nothing new for that workout.
+    try h.makeUpperBody(name: "Legs")
+    report = try Rebuild.run(journal: h.journal, output: out)
+    #expect(report.conflicts.map(\.path) == [path])
+    #expect(report.mode == .full)
+
     // Removing the edited file lets the rebuild write it again.
     try FileManager.default.removeItem(at: url)
     report = try Rebuild.run(journal: h.journal, output: out, full: true)
@@ -230,7 +236,8 @@ extension RebuildTests {
     #expect(
       !FileManager.default.fileExists(atPath: parent.appendingPathComponent("escaped.json").path)
     )
-    #expect(report.notices.contains { $0.contains("checkpoint not saved") })
+    let head = out.appendingPathComponent(".journal-checkpoint/head")
+    #expect(!FileManager.default.fileExists(atPath: head.path))
   }
 }
 
