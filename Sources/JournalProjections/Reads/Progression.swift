@@ -4,9 +4,10 @@ import Foundation
 /// best estimated one-rep max, for charts.
 ///
 /// Points follow the app's progression chart: the effective set entries of
-/// the exercise's logs (actuals, else the plan's values for sets filled in
-/// from it), in workouts whose status is completed. ``Point/isAllActual``
-/// says whether every set of the point was actually recorded.
+/// the exercise's finished logs (actuals, else the plan's values for sets
+/// filled in from it). A log is finished when it is completed, or when its
+/// workout is over (ended keeping progress). ``Point/isAllActual`` says
+/// whether every set of the point was actually recorded.
 public struct Progression: Sendable, Hashable {
   /// One workout's best.
   public struct Point: Sendable, Hashable {
@@ -27,16 +28,17 @@ public struct Progression: Sendable, Hashable {
   public var points: [Point]
 
   /// The progression of the exercise named `name` (display or library name,
-  /// case-insensitive) among `rows` (an audit).
-  public init(exercise name: String, rows: [AuditRow], completedWorkouts: Set<String>) {
+  /// case-insensitive) among `rows` (an audit), counting the logs `finished`
+  /// names (`<workout id>/<log id>`).
+  public init(exercise name: String, rows: [AuditRow], finished: Set<String>) {
     var byWorkout: [String: [AuditRow]] = [:]
     var order: [String] = []
     var key: String?
-    for row in rows
-    where row.provenance != .reverted && row.loadType == .weight
-      && completedWorkouts.contains(row.workoutID) && row.matches(exercise: name)
-    {
+    for row in rows where row.matches(exercise: name) {
       key = key ?? row.exerciseKey
+      guard row.provenance != .reverted, row.loadType == .weight,
+        finished.contains("\(row.workoutID)/\(row.logID)")
+      else { continue }
       if byWorkout[row.workoutID] == nil { order.append(row.workoutID) }
       byWorkout[row.workoutID, default: []].append(row)
     }
@@ -61,12 +63,16 @@ public struct Progression: Sendable, Hashable {
 }
 
 extension Audit {
-  /// The progression of one exercise in this audit's live workouts that are
-  /// completed, in `state`.
+  /// The progression of one exercise over this audit's finished logs in
+  /// `state` (the state the audit was made from).
   public func progression(of exercise: String, in state: JournalState) -> Progression {
-    let completed = Set(
-      state.liveWorkouts.filter { $0.document.status == .completed }.map(\.document.id)
-    )
-    return Progression(exercise: exercise, rows: rows, completedWorkouts: completed)
+    var finished: Set<String> = []
+    for workout in state.liveWorkouts {
+      for log in workout.document.logs
+      where log.status == .completed || workout.document.status.isResolved {
+        finished.insert("\(workout.document.id)/\(log.id)")
+      }
+    }
+    return Progression(exercise: exercise, rows: rows, finished: finished)
   }
 }

@@ -110,8 +110,11 @@ import Testing
     #expect(ExerciseRecords.estimatedOneRepMax(weight: 0, reps: 5) == nil)
   }
 
-  @Test func progressionHasOnePointPerCompletedWorkout() throws {
+  @Test func progressionHasOnePointPerFinishedLog() throws {
     let (h, first, _) = try twoWorkouts()  // the second set completed the second log
+    // A third workout in progress: its set is not a point yet.
+    try h.run(.startWorkout(split: "Push", timeZone: "UTC"))
+    try h.run(.completeSet(workout: nil, exercise: nil, SetActuals(reps: 1, weight: 130)))
     let state = h.state
     let progression = Audit(history: h.journal.history).progression(of: "bench press", in: state)
     #expect(progression.exercise == "Bench Press")

@@ -1,0 +1,208 @@
+import Foundation
+import JournalCore
+import JournalProjections
+
+/// `audit`, `history`, `blame`, `diff`: what was done, and which event did it.
+enum AuditCommands {
+  static let all: [Command] = [audit, history, blame, diff] + ChartCommands.all
+
+  static let asOf = OptionSpec(
+    "as-of",
+    value: "EVENT|TIME",
+    help: "Read the journal as it was then"
+  )
+
+  /// `--as-of`, read as a point of history.
+  static func point(_ invocation: Invocation, _ session: JournalSession) throws -> Replayer.Point? {
+    try invocation.string("as-of").map {
+      try Points.parse($0, in: session.journal, now: session.now)
+    }
+  }
+
+  static let audit = Command(
+    ["audit"],
+    abstract: "Every set performed: planned, actual, deviation, device and how it was recorded",
+    discussion: """
+      Provenance: 'recorded' live; 'adjusted from X' (when, on which device);
+      'filled from plan' when completing a log filled the missing sets (not
+      actually recorded); 'cursor only' for legacy progress events (plan values);
+      'reverted by R' for sets cancelled by undo, redo or rewind (not counted in
+      the totals). --until takes a date as a whole day.
+      """,
+    options: [
+      OptionSpec("exercise", value: "NAME", help: "Only this exercise (display or library name)"),
+      OptionSpec("split", value: "NAME", help: "Only workouts of this split"),
+      OptionSpec("since", value: "DATE", help: "Sets done at or after this time"),
+      OptionSpec(
+        "until",
+        value: "DATE",
+        help: "Sets done up to this time (a date: that whole day)"
+      ),
+      OptionSpec("format", value: "FORMAT", help: "table (default), csv or json"),
+      asOf,
+    ]
+  ) { invocation in
+    let session = try JournalSession(invocation)
+    try invocation.expectPositionals(atMost: 0)
+    let format = invocation.wantsJSON ? "json" : invocation.string("format") ?? "table"
+    guard ["table", "csv", "json"].contains(format) else {
+      throw UsageError("unknown format '\(format)': use table, csv or json")
+    }
+    let filter = AuditFilter(
+      exercise: invocation.string("exercise"),
+      split: invocation.string("split"),
+      since: try invocation.string("since").map { try TimeParser.parse($0, now: session.now) },
+      until: try invocation.string("until").map { try untilTime($0, now: session.now) }
+    )
+    let result = Audit(
+      history: session.journal.history,
+      upTo: try point(invocation, session),
+      filter: filter
+    )
+    switch format {
+    case "json": invocation.printJSON(AuditTable.json(result))
+    case "csv": invocation.console.write(AuditTable.csv(result.rows))
+    default: invocation.console.print(AuditTable.render(result, width: invocation.console.width))
+    }
+    return ExitStatus.success
+  }
+
+  /// A bare date as `--until` means the end of that day.
+  static func untilTime(_ text: String, now: Date) throws -> Date {
+    let date = try TimeParser.parse(text, now: now)
+    let isDay = text.count == 10 && text.filter { $0 == "-" }.count == 2
+    return isDay ? Calendar.current.date(byAdding: .day, value: 1, to: date) ?? date : date
+  }
+
+  static let history = Command(
+    ["history"],
+    abstract: "The timeline of a workout: each event, effective or reverted",
+    arguments: "WORKOUT",
+    discussion: """
+      Marks: '+' effective (it shapes the documents), 'x' reverted (with the
+      revert that cancelled it), '<' a revert of events of this workout, '!' an
+      anomaly the fold reported (the event then changed nothing).
+      """,
+    options: [
+      OptionSpec("log", value: "EXERCISE", help: "Only this exercise (name or log id)"), asOf,
+    ]
+  ) { invocation in
+    let session = try JournalSession(invocation)
+    try invocation.expectPositionals(atMost: 1)
+    let reference = try invocation.positional(0, "WORKOUT")
+    let state = session.state()
+    let workout = try state.workout(reference)
+    let logID = try invocation.string("log").map { try state.log($0, in: workout).id }
+    let entries = WorkoutHistory.entries(
+      workout: workout.document.id,
+      log: logID,
+      history: session.journal.history,
+      upTo: try point(invocation, session)
+    )
+    var dates = ZonedDates()
+    let zone = workout.timeZone.identifier
+    if invocation.wantsJSON {
+      invocation.printJSON(
+        entries.map { e -> [String: Any] in
+          var object: [String: Any] = [
+            "event": e.eventID, "at": dates.iso(e.at, in: zone),
+            "recordedAt": dates.iso(e.recordedAt, in: zone), "device": e.device, "type": e.type,
+            "summary": e.summary, "mark": e.mark.rawValue, "anomalies": e.anomalies,
+          ]
+          object["log"] = e.logID
+          object["revertedBy"] = e.revertedBy
+          return object
+        }
+      )
+      return ExitStatus.success
+    }
+    invocation.console.print(
+      AuditOutput.history(entries, zone: zone, width: invocation.console.width)
+    )
+    return ExitStatus.success
+  }
+
+  static let blame = Command(
+    ["blame"],
+    abstract: "Which event last changed each field of a document",
+    arguments: "DOCUMENT-PATH",
+    discussion: """
+      DOCUMENT-PATH is relative to the document tree: 'Splits/<id>.json',
+      'Workouts/YYYY/MM/<id>.json' or 'Stubs/…'. --field takes a JSON pointer,
+      e.g. '/logs/0/setEntries/1/weight', and shows the fields inside it.
+      """,
+    options: [
+      OptionSpec("field", value: "JSON-POINTER", help: "Only this field (and what it holds)"), asOf,
+    ]
+  ) { invocation in
+    let session = try JournalSession(invocation)
+    try invocation.expectPositionals(atMost: 1)
+    let path = try invocation.positional(0, "DOCUMENT-PATH")
+    let field = invocation.string("field")
+    if let field, !field.isEmpty, !field.hasPrefix("/") {
+      throw UsageError("'\(field)' is not a JSON pointer: it starts with '/'")
+    }
+    let lines = try Blame.lines(
+      path: path,
+      field: field,
+      history: session.journal.history,
+      upTo: try point(invocation, session)
+    )
+    var dates = ZonedDates()
+    if invocation.wantsJSON {
+      invocation.printJSON(
+        lines.map { line -> [String: Any] in
+          [
+            "field": line.pointer, "value": line.value.compactText, "event": line.credit.eventID,
+            "type": line.credit.type, "device": line.credit.device,
+            "at": dates.iso(line.credit.at, in: "UTC"),
+            "recordedAt": dates.iso(line.credit.recordedAt, in: "UTC"),
+          ]
+        }
+      )
+      return ExitStatus.success
+    }
+    invocation.console.print(AuditOutput.blame(lines, width: invocation.console.width))
+    return ExitStatus.success
+  }
+
+  static let diff = Command(
+    ["diff"],
+    abstract: "Documents added, removed and changed between two points, field by field",
+    discussion: """
+      Each point is an event id (prefix) or a time. Without --from the diff
+      starts from the empty journal; without --to it ends now.
+      """,
+    options: [
+      OptionSpec("from", value: "EVENT|TIME", help: "The earlier point"),
+      OptionSpec("to", value: "EVENT|TIME", help: "The later point (default: now)"),
+    ]
+  ) { invocation in
+    let session = try JournalSession(invocation)
+    try invocation.expectPositionals(atMost: 0)
+    let journal = session.journal
+    let from = try invocation.string("from").map {
+      try Points.parse($0, in: journal, now: session.now)
+    }
+    let to = try invocation.string("to").map { try Points.parse($0, in: journal, now: session.now) }
+    let changes = try Diff.changes(history: journal.history, from: from, to: to)
+    if invocation.wantsJSON {
+      invocation.printJSON(
+        changes.map { change -> [String: Any] in
+          [
+            "path": change.path, "kind": change.kind.rawValue,
+            "fields": change.fields.map { f -> [String: Any] in
+              var object: [String: Any] = ["field": f.pointer]
+              object["before"] = f.before?.compactText
+              object["after"] = f.after?.compactText
+              return object
+            },
+          ]
+        }
+      )
+      return ExitStatus.success
+    }
+    invocation.console.print(AuditOutput.diff(changes))
+    return ExitStatus.success
+  }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import JournalProjections
+
+/// `records` and `chart`: personal records and progression, from the audit.
+enum ChartCommands {
+  static let all: [Command] = [records, chart]
+
+  static let records = Command(
+    ["records"],
+    abstract: "Personal records per exercise, from recorded actuals only",
+    discussion: """
+      Only sets recorded live or adjusted count: sets filled in from the plan,
+      legacy cursor-only sets and reverted sets do not. Exercises are grouped by
+      library name. e1RM is Epley's: weight × (1 + reps / 30); a single is its
+      weight. A tie keeps the earlier date.
+      """,
+    options: [
+      OptionSpec("exercise", value: "NAME", help: "Only this exercise (display or library name)"),
+      AuditCommands.asOf,
+    ]
+  ) { invocation in
+    let session = try JournalSession(invocation)
+    try invocation.expectPositionals(atMost: 0)
+    let audit = Audit(
+      history: session.journal.history,
+      upTo: try AuditCommands.point(invocation, session),
+      filter: AuditFilter(exercise: invocation.string("exercise"), includeReverted: false)
+    )
+    let all = ExerciseRecords.all(from: audit.rows)
+    if invocation.wantsJSON {
+      invocation.printJSON(all.map(json))
+      return ExitStatus.success
+    }
+    invocation.console.print(AuditOutput.records(all))
+    return ExitStatus.success
+  }
+
+  static func json(_ r: ExerciseRecords) -> [String: Any] {
+    var dates = ZonedDates()
+    func set(_ s: ExerciseRecords.RecordSet?) -> Any {
+      guard let s else { return NSNull() }
+      return [
+        "value": s.value, "reps": s.reps, "weight": s.weight,
+        "date": dates.iso(s.date, in: s.timeZone),
+        "workout": s.workoutID, "event": s.eventID,
+      ] as [String: Any]
+    }
+    var object: [String: Any] = [
+      "exercise": r.exercise, "sets": r.sets, "heaviest": set(r.heaviest),
+      "bestE1RM": set(r.bestEstimatedOneRepMax), "bestSetVolume": set(r.bestSetVolume),
+      "e1RMFormula": "epley",
+    ]
+    object["bestSession"] =
+      r.bestSession.map { s -> Any in
+        [
+          "volume": s.volume, "sets": s.sets, "date": dates.iso(s.date, in: s.timeZone),
+          "workout": s.workoutID,
+        ] as [String: Any]
+      } ?? NSNull()
+    object["repsAtWeight"] = r.repsAtWeight.map { e -> [String: Any] in
+      [
+        "weight": e.weight, "reps": e.reps, "date": dates.iso(e.date, in: e.timeZone),
+        "workout": e.workoutID,
+      ]
+    }
+    return object
+  }
+
+  static let chart = Command(
+    ["chart"],
+    abstract: "Progression of an exercise: top-set weight or e1RM per completed workout",
+    arguments: "EXERCISE",
+    discussion: """
+      One point per completed workout, from its effective sets (as the app's
+      chart: sets filled in from the plan count, drawn hollow in the SVG).
+      --svg writes a standalone SVG file (owner-readable only), replacing it.
+      """,
+    options: [
+      OptionSpec("metric", value: "METRIC", help: "weight (top set, default) or e1rm (Epley)"),
+      OptionSpec("svg", value: "FILE", help: "Write the chart as SVG to FILE"),
+      AuditCommands.asOf,
+    ]
+  ) { invocation in
+    let session = try JournalSession(invocation)
+    try invocation.expectPositionals(atMost: 1)
+    let name = try invocation.positional(0, "EXERCISE")
+    let metric = invocation.string("metric") ?? "weight"
+    guard metric == "weight" || metric == "e1rm" else {
+      throw UsageError("unknown metric '\(metric)': use weight or e1rm")
+    }
+    let point = try AuditCommands.point(invocation, session)
+    let state = session.journal.state(upTo: point)
+    let audit = Audit(
+      state: state,
+      history: Array(Replayer.prefix(session.journal.history, upTo: point)),
+      filter: AuditFilter(exercise: name, includeReverted: false)
+    )
+    guard !audit.rows.isEmpty else {
+      throw CommandError("no sets of exercise '\(name)'", hint: "name it as in 'journal records'")
+    }
+    let progression = audit.progression(of: name, in: state)
+    let values = progression.points.map {
+      metric == "weight" ? $0.topSetWeight : $0.bestEstimatedOneRepMax
+    }
+    var dates = ZonedDates()
+    let days = progression.points.map { dates.day($0.date, in: $0.timeZone) }
+    let title =
+      "\(progression.exercise): " + (metric == "weight" ? "top-set weight" : "best e1RM (Epley)")
+    if let file = invocation.string("svg") {
+      let url = invocation.resolve(file)
+      let svg = ChartSVG.render(
+        title: title,
+        values: values,
+        dates: days,
+        solid: progression.points.map(\.isAllActual)
+      )
+      try ChartSVG.write(svg, to: url)
+      if !invocation.wantsJSON { invocation.console.print("wrote \(file)") }
+    }
+    if invocation.wantsJSON {
+      invocation.printJSON([
+        "exercise": progression.exercise, "metric": metric,
+        "points": progression.points.map { p -> [String: Any] in
+          [
+            "date": dates.iso(p.date, in: p.timeZone), "workout": p.workoutID,
+            "topSetWeight": p.topSetWeight,
+            "bestE1RM": p.bestEstimatedOneRepMax, "allActual": p.isAllActual,
+          ]
+        },
+      ])
+      return ExitStatus.success
+    }
+    if invocation.string("svg") == nil {
+      invocation.console.print(
+        ChartText.render(title: title, values: values, dates: days, width: invocation.console.width)
+      )
+    }
+    return ExitStatus.success
+  }
+}

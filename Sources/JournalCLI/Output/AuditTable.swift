@@ -1,0 +1,265 @@
+import Foundation
+import JournalProjections
+
+/// Renders audit rows as a table that fits the terminal, as CSV (RFC 4180),
+/// or as JSON objects.
+enum AuditTable {
+  static let headers = [
+    "Date", "Workout", "Exercise", "Set", "Planned", "Actual", "Deviation", "Device", "Provenance",
+  ]
+
+  /// The table of `audit`, at most `width` columns wide, then the totals.
+  static func render(_ audit: Audit, width: Int) -> String {
+    var dates = ZonedDates()
+    let cells = audit.rows.map { row in
+      [
+        dates.minute(row.date, in: row.timeZone),
+        row.splitName ?? String(row.workoutID.prefix(10)),
+        row.libraryName.map { $0 == row.exercise ? row.exercise : "\(row.exercise) (\($0))" }
+          ?? row.exercise,
+        row.setNumber.map(String.init) ?? "-",
+        SetText.values(row.planned, row.loadType),
+        SetText.values(row.actual, row.loadType),
+        SetText.deviation(row.deviation),
+        row.device,
+        provenance(row, dates: &dates),
+      ]
+    }
+    var lines = [
+      TextTable.render(
+        headers: headers,
+        rows: cells,
+        rightAligned: [3],
+        shrinkable: [1, 2, 6, 8],
+        droppable: [1, 7, 4],
+        width: width
+      )
+    ]
+    if audit.rows.isEmpty { lines = ["no sets match"] }
+    if !audit.workoutTotals.isEmpty {
+      lines.append("")
+      lines.append(
+        TextTable.render(
+          headers: ["Workout", "Sets", "Reps", "Volume", "Id"],
+          rows: audit.workoutTotals.map(totalCells),
+          rightAligned: [1, 2, 3],
+          shrinkable: [0],
+          droppable: [4],
+          width: width
+        )
+      )
+      lines.append("")
+      lines.append(
+        TextTable.render(
+          headers: ["Exercise", "Sets", "Reps", "Volume"],
+          rows: audit.exerciseTotals.map { Array(totalCells($0).prefix(4)) },
+          rightAligned: [1, 2, 3],
+          shrinkable: [0],
+          width: width
+        )
+      )
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  static func totalCells(_ t: AuditTotals) -> [String] {
+    [
+      t.name, "\(t.sets)", "\(t.reps)",
+      WeightUnit.number(t.volume) + (t.seconds > 0 ? " (\(t.seconds) s)" : ""), t.key,
+    ]
+  }
+
+  /// The provenance for people.
+  ///
+  /// `recorded`, `adjusted from 4 × 100 (watch, 2026-03-02 18:45)`, `filled from plan`…
+  static func provenance(_ row: AuditRow, dates: inout ZonedDates) -> String {
+    switch row.provenance {
+    case .recorded: return "recorded"
+    case .adjusted:
+      let from = row.original.map { SetText.values($0, row.loadType) } ?? "?"
+      let last = row.adjustments.last
+      let when = last.map { " (\($0.device), \(dates.minute($0.at, in: row.timeZone)))" } ?? ""
+      let times = row.adjustments.count > 1 ? " \(row.adjustments.count)×" : ""
+      return "adjusted\(times) from \(from)\(when)"
+    case .filledFromPlan: return "filled from plan"
+    case .cursorOnly: return "cursor only (plan values)"
+    case .reverted: return "reverted by \(row.revertedBy ?? "?")"
+    case .unattributed: return "unattributed"
+    }
+  }
+
+  // MARK: - CSV
+
+  static let csvHeaders = [
+    "date", "workout_id", "split", "exercise", "library_name", "set", "load_type",
+    "planned_reps", "planned_weight", "planned_seconds", "actual_reps", "actual_weight",
+    "actual_seconds", "deviation_reps", "deviation_weight", "deviation_seconds", "device",
+    "event_id", "provenance", "recorded_as", "original_reps", "original_weight",
+    "original_seconds", "adjusted_at", "adjusted_on", "adjustment_ids", "reverted_by",
+  ]
+
+  /// RFC 4180: CRLF line ends, fields quoted when they hold a comma, quote or line break.
+  static func csv(_ rows: [AuditRow]) -> String {
+    var dates = ZonedDates()
+    var lines = [csvHeaders.map(csvField).joined(separator: ",")]
+    for row in rows {
+      let last = row.adjustments.last
+      let fields: [String] =
+        [
+          dates.iso(row.date, in: row.timeZone), row.workoutID, row.splitName ?? "", row.exercise,
+          row.libraryName ?? "", row.setNumber.map(String.init) ?? "", loadName(row.loadType),
+        ]
+        + numbers(row.planned) + numbers(row.actual) + numbers(row.deviation)
+        + [row.device, row.eventID, row.provenance.rawValue, row.recordedAs?.rawValue ?? ""]
+        + numbers(row.original ?? SetValues())
+        + [
+          last.map { dates.iso($0.at, in: row.timeZone) } ?? "", last?.device ?? "",
+          row.adjustments.map(\.eventID).joined(separator: " "), row.revertedBy ?? "",
+        ]
+      lines.append(fields.map(csvField).joined(separator: ","))
+    }
+    return lines.joined(separator: "\r\n") + "\r\n"
+  }
+
+  static func numbers(_ v: SetValues) -> [String] {
+    [
+      v.reps.map(String.init) ?? "", v.weight.map(WeightUnit.number) ?? "",
+      v.seconds.map(String.init) ?? "",
+    ]
+  }
+
+  static func csvField(_ text: String) -> String {
+    guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
+      return text
+    }
+    return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+
+  static func loadName(_ type: LoadType) -> String {
+    switch type {
+    case .weight: "weight"
+    case .none: "bodyweight"
+    case .duration: "duration"
+    }
+  }
+
+  // MARK: - JSON
+
+  static func json(_ audit: Audit) -> [String: Any] {
+    var dates = ZonedDates()
+    let rows: [[String: Any]] = audit.rows.map { row in
+      var object: [String: Any] = [
+        "date": dates.iso(row.date, in: row.timeZone),
+        "timeZone": row.timeZone,
+        "workout": row.workoutID,
+        "log": row.logID,
+        "exercise": row.exercise,
+        "loadType": loadName(row.loadType),
+        "planned": values(row.planned),
+        "actual": values(row.actual),
+        "deviation": values(row.deviation),
+        "device": row.device,
+        "event": row.eventID,
+        "provenance": row.provenance.rawValue,
+      ]
+      object["split"] = row.splitName
+      object["libraryName"] = row.libraryName
+      object["set"] = row.setNumber
+      object["recordedAs"] = row.recordedAs?.rawValue
+      object["original"] = row.original.map(values)
+      object["revertedBy"] = row.revertedBy
+      if !row.adjustments.isEmpty {
+        object["adjustments"] = row.adjustments.map { a -> [String: Any] in
+          [
+            "event": a.eventID, "at": dates.iso(a.at, in: row.timeZone), "device": a.device,
+            "values": values(a.values),
+          ]
+        }
+      }
+      return object
+    }
+    return [
+      "rows": rows,
+      "totals": [
+        "workouts": audit.workoutTotals.map(totals),
+        "exercises": audit.exerciseTotals.map(totals),
+      ],
+    ]
+  }
+
+  static func values(_ v: SetValues) -> [String: Any] {
+    var object: [String: Any] = [:]
+    object["reps"] = v.reps
+    object["weight"] = v.weight
+    object["seconds"] = v.seconds
+    return object
+  }
+
+  static func totals(_ t: AuditTotals) -> [String: Any] {
+    [
+      "key": t.key, "name": t.name, "sets": t.sets, "reps": t.reps, "volume": t.volume,
+      "seconds": t.seconds,
+    ]
+  }
+}
+
+/// Set values for people: `5 × 100`, `12 reps`, `45 s`.
+enum SetText {
+  static func values(_ v: SetValues, _ type: LoadType) -> String {
+    switch type {
+    case .weight: "\(v.reps.map(String.init) ?? "?") × \(v.weight.map(WeightUnit.number) ?? "?")"
+    case .none: "\(v.reps.map(String.init) ?? "?") reps"
+    case .duration: "\(v.seconds.map(String.init) ?? "?") s"
+    }
+  }
+
+  /// `-1 rep +2.5 wt`; empty when the set went as planned.
+  static func deviation(_ d: SetValues) -> String {
+    var parts: [String] = []
+    if let reps = d.reps, reps != 0 {
+      parts.append(signed(Double(reps)) + (abs(reps) == 1 ? " rep" : " reps"))
+    }
+    if let weight = d.weight, weight != 0 { parts.append(signed(weight) + " wt") }
+    if let seconds = d.seconds, seconds != 0 { parts.append(signed(Double(seconds)) + " s") }
+    return parts.joined(separator: " ")
+  }
+
+  static func signed(_ value: Double) -> String {
+    (value > 0 ? "+" : "") + WeightUnit.number(value)
+  }
+}
+
+/// Formats dates in a named time zone, keeping one formatter per zone.
+struct ZonedDates {
+  private var minutes: [String: DateFormatter] = [:]
+  private var isos: [String: ISO8601DateFormatter] = [:]
+
+  /// `2026-03-02 18:40` in `zone`.
+  mutating func minute(_ date: Date, in zone: String) -> String {
+    if minutes[zone] == nil {
+      let f = DateFormatter()
+      f.locale = Locale(identifier: "en_US_POSIX")
+      f.calendar = Calendar(identifier: .gregorian)
+      f.timeZone = TimeZone(identifier: zone) ?? TimeZone(secondsFromGMT: 0)
+      f.dateFormat = "yyyy-MM-dd HH:mm"
+      minutes[zone] = f
+    }
+    return minutes[zone]?.string(from: date) ?? ""
+  }
+
+  /// `2026-03-02` in `zone`.
+  mutating func day(_ date: Date, in zone: String) -> String {
+    String(minute(date, in: zone).prefix(10))
+  }
+
+  /// `2026-03-02T18:40:00+01:00` in `zone`.
+  mutating func iso(_ date: Date, in zone: String) -> String {
+    if isos[zone] == nil {
+      let f = ISO8601DateFormatter()
+      f.timeZone = TimeZone(identifier: zone) ?? TimeZone(secondsFromGMT: 0)
+      f.formatOptions = [.withInternetDateTime]
+      isos[zone] = f
+    }
+    return isos[zone]?.string(from: date) ?? ""
+  }
+}
