@@ -68,12 +68,14 @@ enum ChartCommands {
 
   static let chart = Command(
     ["chart"],
-    abstract: "Progression of an exercise: top-set weight or e1RM per completed workout",
+    abstract: "Progression of an exercise: top-set weight or e1RM, workout by workout",
     arguments: "EXERCISE",
     discussion: """
-      One point per completed workout, from its effective sets (as the app's
-      chart: sets filled in from the plan count, drawn hollow in the SVG).
-      --svg writes a standalone SVG file (owner-readable only), replacing it.
+      One point per workout where the exercise is finished (completed, or the
+      workout is over), from its effective sets, as the app's chart: sets
+      filled in from the plan count, and such points are drawn hollow in the
+      SVG. --svg writes a standalone SVG file (owner-readable only), replacing
+      it; the terminal chart shows the newest workouts that fit.
       """,
     options: [
       OptionSpec("metric", value: "METRIC", help: "weight (top set, default) or e1rm (Epley)"),

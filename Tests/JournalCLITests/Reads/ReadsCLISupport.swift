@@ -26,7 +26,10 @@ func expectReadsGolden(
 extension CLIHarness {
   /// Runs one of the read commands of ``AuditCommands`` in-process, with the
   /// handling of `JournalCLI.run`, whether or not the catalogue lists it yet.
-  func read(_ arguments: String...) -> CLIResult {
+  func read(_ arguments: String...) -> CLIResult { read(arguments) }
+
+  /// Runs one of the read commands of ``AuditCommands`` with these arguments.
+  func read(_ arguments: [String]) -> CLIResult {
     let out = Buffer()
     let err = Buffer()
     let console = Console(
@@ -44,6 +47,10 @@ extension CLIHarness {
         Array(arguments.dropFirst(command.words.count)),
         options: command.options + GlobalOptions.all
       )
+      if parsed.flag("help") {
+        console.print(Help.page(for: command))
+        return CLIResult(status: 0, out: out.text, err: err.text)
+      }
       status = try command.run(
         Invocation(
           command: command,

@@ -84,4 +84,21 @@ import Testing
     #expect(cli.read("chart", "Squat").status == ExitStatus.failure)
     #expect(cli.read("chart", "Bench Press", "--metric", "volume").status == ExitStatus.usage)
   }
+
+  /// The help pages `HelpTests` will compare once the catalogue lists these
+  /// commands: the same bytes, in the same golden files.
+  @Test(arguments: AuditCommands.all.map(\.words))
+  func everyReadCommandHasHelp(_ words: [String]) throws {
+    let cli = try CLIHarness()
+    let result = cli.read(words + ["--help"])
+    #expect(result.status == 0)
+    #expect(result.out.hasPrefix("OVERVIEW: "))
+    let target = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent()
+    expectGolden(
+      Data(result.out.utf8),
+      named: "help-\(words.joined(separator: "-")).txt",
+      filePath: target.appendingPathComponent("HelpTests.swift").path
+    )
+  }
 }
