@@ -62,6 +62,9 @@ public enum DocumentUpgrades {
   /// An upgrade that cannot proceed: the reason, for the import report.
   public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
     public var reason: String
+
+    public init(reason: String) { self.reason = reason }
+
     public var description: String { reason }
   }
 

@@ -246,9 +246,15 @@ struct ImportPlan {
       separator: "\n",
       omittingEmptySubsequences: false
     )
+    // A trailing comma only says a line is not its object's last: compare without it.
+    func line(_ lines: [Substring], _ index: Int) -> String {
+      guard index < lines.count else { return "<end>" }
+      let text = lines[index].trimmingCharacters(in: .whitespaces)
+      return text.hasSuffix(",") ? String(text.dropLast()) : text
+    }
     for index in 0..<max(left.count, right.count) {
-      let l = index < left.count ? left[index].trimmingCharacters(in: .whitespaces) : "<end>"
-      let r = index < right.count ? right[index].trimmingCharacters(in: .whitespaces) : "<end>"
+      let l = line(left, index)
+      let r = line(right, index)
       if l != r { return "line \(index + 1): \(aName) has '\(l)', \(bName) '\(r)'" }
     }
     return "same lines, different bytes"
