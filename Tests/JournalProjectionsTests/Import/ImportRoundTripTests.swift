@@ -1,4 +1,5 @@
 import Foundation
+import JournalCore
 import JournalProjections
 import JournalTestSupport
 import Testing
@@ -101,5 +102,34 @@ import Testing
     #expect(report.imported.count == tree.count)
     #expect(report.appendedEvents == 0)
     #expect(harness.store.stored.isEmpty)
+  }
+}
+
+extension ImportRoundTripTests {
+  @Test func anImportIntoAJournalOnDiskReadsBackTheSame() throws {
+    var generator = try ContainerGenerator(seed: 11)
+    let tree = try generator.generate(workouts: 8)
+    let now = try #require(generator.harness.state.now)
+    let container = try makeTemporaryDirectory("import")
+    let folder = try makeTemporaryDirectory("journal")
+    defer {
+      try? FileManager.default.removeItem(at: container)
+      try? FileManager.default.removeItem(at: folder)
+    }
+    try writeContainer(tree, to: container)
+    _ = try EventLog.create(at: folder)
+    let options = DeviceWriter.Options(wallClock: { now.milliseconds })
+    let ids = SequentialIDs(prefix: "01K")
+    let journal = try Journal(
+      store: try FileEventStore(url: folder, options: options),
+      newID: ids.make
+    )
+    let report = try ContainerImporter().importContainer(at: container, into: journal, now: now)
+    #expect(report.isClean)
+
+    // Read back from the files, as a rebuild would.
+    let reopened = try Journal(store: try FileEventStore(url: folder), newID: ids.make)
+    #expect(reopened.quarantined.isEmpty)
+    Self.expectSameTree(try reopened.state().documentTree(), tree)
   }
 }
