@@ -91,7 +91,17 @@ enum AuditCommands {
     try invocation.expectPositionals(atMost: 1)
     let reference = try invocation.positional(0, "WORKOUT")
     let state = session.state()
-    let workout = try state.workout(reference)
+    let workout: WorkoutState
+    do {
+      workout = try state.workout(reference)
+    } catch {
+      // A deleted workout has a history too: found by id prefix.
+      let deleted = state.workouts.values.filter {
+        $0.deletedAt != nil && $0.document.id.hasPrefix(reference.uppercased())
+      }
+      guard deleted.count == 1, let only = deleted.first, reference.count >= 4 else { throw error }
+      workout = only
+    }
     let logID = try invocation.string("log").map { try state.log($0, in: workout).id }
     let entries = WorkoutHistory.entries(
       workout: workout.document.id,

@@ -24,6 +24,7 @@ enum AuditOutput {
       rows: rows,
       shrinkable: [5, 4],
       droppable: [4, 2],
+      minimums: [5: 32, 4: 10],
       width: width
     )
   }
@@ -42,6 +43,7 @@ enum AuditOutput {
       rows: rows,
       shrinkable: [1, 0, 5],
       droppable: [5, 3],
+      minimums: [1: 12, 0: 24],
       width: width
     )
   }

@@ -32,6 +32,7 @@ enum AuditTable {
         rightAligned: [3],
         shrinkable: [1, 2, 6, 8],
         droppable: [1, 7, 4],
+        minimums: [8: 16],
         width: width
       )
     ]

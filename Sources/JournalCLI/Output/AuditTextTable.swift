@@ -8,6 +8,8 @@ enum TextTable {
   ///   - rightAligned: columns aligned right (numbers).
   ///   - shrinkable: columns that may be cut, tried in this order.
   ///   - droppable: columns left out, in this order, when cutting is not enough.
+  ///   - minimums: the narrowest a shrinkable column may be cut to (default:
+  ///     its header, and at least 6).
   ///   - width: the widest a line may be.
   /// - Returns: the lines joined, without a final newline.
   static func render(
@@ -16,6 +18,7 @@ enum TextTable {
     rightAligned: Set<Int> = [],
     shrinkable: [Int] = [],
     droppable: [Int] = [],
+    minimums: [Int: Int] = [:],
     width: Int
   ) -> String {
     var widths = headers.map(\.count)
@@ -36,11 +39,17 @@ enum TextTable {
         excess = shown.reduce(0) { $0 + widths[$1] } + gap * (shown.count - 1) - width
       }
       for index in shrinkable where excess > 0 && shown.contains(index) {
-        let floor = max(headers[index].count, 6)
+        let floor = minimums[index] ?? max(headers[index].count, 6)
         let cut = min(excess, max(0, widths[index] - floor))
         widths[index] -= cut
         excess -= cut
       }
+    }
+    // Nothing left to leave out: cut below the minimums rather than overflow.
+    for index in shrinkable where excess > 0 && shown.contains(index) {
+      let cut = min(excess, max(0, widths[index] - max(headers[index].count, 6)))
+      widths[index] -= cut
+      excess -= cut
     }
     func line(_ cells: [String]) -> String {
       var parts: [String] = []

@@ -53,6 +53,9 @@ import Testing
       Data((AuditOutput.history(history, zone: "Europe/Paris", width: 120) + "\n").utf8),
       named: "history.txt"
     )
+    let narrow = AuditOutput.history(history, zone: "Europe/Paris", width: 80)
+    expectReadsGolden(Data((narrow + "\n").utf8), named: "history-80.txt")
+    for line in narrow.split(separator: "\n") { #expect(line.count <= 80, "\(line)") }
     let path = try #require(s.h.state.workouts[s.workoutID]).path
     let blame = try Blame.lines(
       path: path,

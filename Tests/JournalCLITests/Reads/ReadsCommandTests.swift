@@ -66,6 +66,10 @@ import Testing
     let parsed = try JSONSerialization.jsonObject(with: Data(records.out.utf8)) as? [[String: Any]]
     #expect((parsed?.first?["heaviest"] as? [String: Any])?["weight"] as? Double == 62.5)
     #expect(cli.read("records").out.contains("best e1RM (Epley)"))
+    cli.ok("delete", id)
+    let deleted = cli.read("history", id)
+    #expect(deleted.status == 0, "\(deleted.err)")
+    #expect(deleted.out.contains("deleted the workout"))
   }
 
   @Test func chartInTheTerminalAndAsSVG() throws {
