@@ -45,3 +45,9 @@ public struct SetValues: Codable, Sendable, Hashable {
   /// reps × weight, 0 when either is missing.
   public var volume: Double { Double(reps ?? 0) * (weight ?? 0) }
 }
+
+extension SetActuals {
+  init(_ values: SetValues) {
+    self.init(reps: values.reps, weight: values.weight, seconds: values.seconds)
+  }
+}

@@ -120,16 +120,22 @@ public enum WorkoutHistory {
     case .logStarted: return "started \(name)"
     case .setCompleted(let set):
       let number = log?.setEntries?.count.description ?? "?"
+      // Folded, the entry says what the set became (plan values filled in).
+      let done = log?.setEntries?.last.map { describe(SetActuals(SetValues($0))) }
       guard let actuals = set.actuals else {
-        return "\(name) set \(number) done (progress only: values from the plan)"
+        return "\(name) set \(number) done (progress only: \(done ?? "values from the plan"))"
       }
-      return "\(name) set \(number): \(describe(actuals))"
+      return "\(name) set \(number): \(done ?? describe(actuals))"
     case .setAdjusted(let adjustment):
       let index = workout?.provenance[adjustment.logID]?.firstIndex {
         $0.key == adjustment.setEventID
       }
-      return
-        "\(name) set \(index.map { "\($0 + 1)" } ?? "?") adjusted to \(describe(adjustment.actuals))"
+      let entries = log?.setEntries ?? []
+      let now = index.flatMap { entries.indices.contains($0) ? entries[$0] : nil }.map {
+        " (now \(describe(SetActuals(SetValues($0)))))"
+      }
+      return "\(name) set \(index.map { "\($0 + 1)" } ?? "?") adjusted: "
+        + describe(adjustment.actuals) + (now ?? "")
     case .setAdded: return "One More on \(name)" + (log.map { ": now \($0.sets) sets" } ?? "")
     case .logCompleted:
       return "completed \(name)" + (log.map { " with \($0.setEntries?.count ?? 0) sets" } ?? "")
@@ -144,6 +150,7 @@ public enum WorkoutHistory {
   }
 
   static func describe(_ a: SetActuals) -> String {
+    // "5 reps @ 100", "12 reps", "60 s".
     var parts: [String] = []
     if let reps = a.reps { parts.append("\(reps) reps") }
     if let weight = a.weight { parts.append("@ \(WeightUnit.number(weight))") }

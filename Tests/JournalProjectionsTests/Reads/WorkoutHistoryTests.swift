@@ -20,11 +20,11 @@ import Testing
     let adjusted = try #require(entries.first { $0.eventID == s.adjustment })
     #expect(adjusted.mark == .effective)
     #expect(adjusted.device == "watch")
-    #expect(adjusted.summary == "Bench Press set 2 adjusted to 5 reps")
+    #expect(adjusted.summary == "Bench Press set 2 adjusted: 5 reps (now 5 reps @ 102.5)")
     let second = try #require(entries.first { $0.eventID == s.secondSet })
     #expect(second.summary == "Bench Press set 2: 4 reps @ 102.5")
     let legacy = try #require(entries.first { $0.eventID == s.legacySet })
-    #expect(legacy.summary == "Push-up set 1 done (progress only: values from the plan)")
+    #expect(legacy.summary == "Push-up set 1 done (progress only: 15 reps)")
     #expect(entries.allSatisfy { $0.anomalies.isEmpty })
   }
 
