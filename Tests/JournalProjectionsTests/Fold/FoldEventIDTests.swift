@@ -1,0 +1,58 @@
+import Foundation
+import JournalProjections
+import Testing
+
+/// `streamID` and `storedID` search bytes when the text is ASCII: they must agree with the
+/// `Character` search they replace, for ASCII and for any other text.
+@Suite struct FoldEventIDTests {
+  /// The reference: what the fold computed before the byte search.
+  static func referenceStreamID(_ stream: String) -> String {
+    guard let colon = stream.firstIndex(of: ":") else { return stream }
+    return String(stream[stream.index(after: colon)...])
+  }
+
+  static func referenceStoredID(_ id: String) -> String {
+    guard let hash = id.firstIndex(of: "#") else { return id }
+    return String(id[..<hash])
+  }
+
+  static func event(id: String, stream: String) -> FoldEvent {
+    FoldEvent(
+      id: id,
+      device: "phone",
+      sequence: 1,
+      milliseconds: 0,
+      stream: stream,
+      event: .workoutEnded
+    )
+  }
+
+  static let samples: [String] = [
+    "", ":", "#", "::", "##", "a:b:c", "a#b#c", "workout:01HQ7Z4X8K9M2N3P4Q5R6S7T8V",
+    "01HQ7Z4X8K9M2N3P4Q5R6S7T8V#2", "history", "splits", "x\r\n:y", "x\r\n#y",
+    "é:ü", "é#ü", "日本:語", "日本#語", "e\u{301}:x", ":\u{301}x:y", "#\u{301}x#y", "👍🏽:#", "a:\u{301}",
+    "a#\u{301}", "\u{0}:\u{7F}#",
+  ]
+
+  @Test(arguments: samples) func agreesWithTheCharacterSearch(_ text: String) {
+    let e = Self.event(id: text, stream: text)
+    #expect(e.streamID == Self.referenceStreamID(text))
+    #expect(e.storedID == Self.referenceStoredID(text))
+  }
+
+  @Test func agreesOnSeededRandomText() {
+    var state: UInt64 = 0x5EED
+    func next() -> UInt64 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return state >> 33
+    }
+    let alphabet: [String] = ["a", "Z", "0", ":", "#", "é", "\u{301}", "\r", "\n", "日", "👍", "🏽"]
+    for _ in 0..<2_000 {
+      let length = Int(next() % 12)
+      let text = (0..<length).map { _ in alphabet[Int(next() % UInt64(alphabet.count))] }.joined()
+      let e = Self.event(id: text, stream: text)
+      #expect(e.streamID == Self.referenceStreamID(text), "stream \(text.debugDescription)")
+      #expect(e.storedID == Self.referenceStoredID(text), "id \(text.debugDescription)")
+    }
+  }
+}
