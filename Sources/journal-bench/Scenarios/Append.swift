@@ -47,8 +47,8 @@ extension Bench {
       try time { try writer.append(Array(events.prefix(batch))) } / Double(batch)
     }
     let rawBatch = { time { writeAndFlush(raw, batchBytes) } / Double(batch) }
-    let samples = try interleave(
-      repetitions: options.repetitions,
+    let samples = try measure(
+      size: nil,
       [rawOne, journalOne, journalBatch, rawBatch]
     )
     let (rawOneTimes, oneTimes, batchTimes, rawBatchTimes) =

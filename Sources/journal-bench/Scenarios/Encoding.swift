@@ -78,8 +78,8 @@ extension Bench {
       report.log("B4: document \(firstDifference) encodes differently from JSONEncoder")
     }
 
-    let samples = try interleave(
-      repetitions: options.repetitions,
+    let samples = try measure(
+      size: size,
       [
         { try time { for document in documents { consume(try document.encodeWithFoundation()) } } },
         { try time { for document in documents { consume(try document.encode()) } } },

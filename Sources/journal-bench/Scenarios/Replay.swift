@@ -41,7 +41,7 @@ extension Bench {
     var bodies: [() throws -> Double] = [scan, replay]
     if wants("B3") { bodies.append(decoder) }
     if wants("B7") { bodies.append(verify) }
-    let samples = try interleave(repetitions: options.repetitions, bodies)
+    let samples = try measure(size: size, bodies)
     let (scanTimes, replayTimes) = (samples[0], samples[1])
     guard scannedLines == generated.events else {
       throw BenchError("the scan found \(scannedLines) lines, expected \(generated.events)")
