@@ -20,6 +20,11 @@ extension JournalState {
 
   /// The live workout identified by `reference`, or the open one when nil.
   public func workout(_ reference: String?) throws(CommandError) -> WorkoutState {
+    // An exact id wins without sorting every workout, which every command
+    // naming its workout would otherwise pay for.
+    if let reference, let exact = workouts[reference.uppercased()], exact.deletedAt == nil {
+      return exact
+    }
     let live = liveWorkouts
     guard let reference else {
       let open = live.filter { !$0.document.status.isResolved }
