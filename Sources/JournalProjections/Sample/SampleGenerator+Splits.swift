@@ -95,7 +95,6 @@ extension SampleGenerator {
     case .updateFacePull:
       guard let index = exerciseIndex("facePull") else { return }
       exercises[index].reps = 12
-      exercises[index].halfKilos = 34
       try appendLegacy(
         JournalEvent.TypeName.exerciseUpdated,
         version: 1,
@@ -104,7 +103,6 @@ extension SampleGenerator {
         [
           "exerciseID": .string(exercises[index].exerciseID),
           "reps": 12,
-          "weight": 17,
           "category": "rear delts",
         ]
       )

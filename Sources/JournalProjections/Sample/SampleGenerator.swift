@@ -76,6 +76,7 @@ final class SampleGenerator {
         SampleCalendar.milliseconds(day: session.day, minute: session.minute, zone: session.zone)
         + Int64(random.int(0...59_999))
       actionTime = max(actionTime, start - 20 * 60_000)
+      clock.move(to: actionTime)
       if session.era == .current, !readLegacy {
         // The app updated: from now on the journal reads the old weeks
         // through the upcasters, and commands go through validation.
@@ -84,6 +85,7 @@ final class SampleGenerator {
       }
       try makeDueEdits(before: session)
       actionTime = max(actionTime, start)
+      clock.move(to: actionTime)
       switch session.era {
       case .firstVersion, .secondVersion: try legacySession(session)
       case .current: try currentSession(session)

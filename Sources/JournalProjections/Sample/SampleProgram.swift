@@ -17,9 +17,9 @@ struct SampleExercise {
   var seconds: Int = 0
   var machineSettings: [MachineSetting]?
   /// How much the plan grows after a good session, in half kilograms; before
-  /// the app stored fractional weights, by `legacyStep` (even: whole kilograms).
+  /// the app stored fractional weights, by `legacyStep` (whole kilograms).
   var step: Int = 5
-  var legacyStep: Int = 4
+  var legacyStep: Int = 10
   /// Weighted: the half kilograms the lifter moves for the planned reps when
   /// fresh; bodyweight: tenths of reps on a first set; timed: seconds.
   var capacity: Int
@@ -203,7 +203,6 @@ enum SampleProgram {
         reps: 8,
         halfKilos: 70,
         loadType: .weight,
-        legacyStep: 2,
         capacity: 80,
         category: "shoulders"
       ),
@@ -330,8 +329,6 @@ enum SampleProgram {
     reps: 15,
     halfKilos: 30,
     loadType: .weight,
-    step: 5,
-    legacyStep: 2,
     capacity: 36,
     category: "shoulders"
   )
@@ -349,7 +346,6 @@ enum SampleProgram {
       MachineSetting(name: "Seat height", value: "4"),
       MachineSetting(name: "Thigh pad", value: "3"),
     ],
-    legacyStep: 4,
     capacity: 104,
     category: "back"
   )

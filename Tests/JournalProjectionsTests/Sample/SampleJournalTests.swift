@@ -311,3 +311,30 @@ extension SampleJournalTests {
     #expect(backDated.contains { if case .workoutStarted = $0.event { true } else { false } })
   }
 }
+
+// MARK: - Other seeds
+
+extension SampleJournalTests {
+  /// The scenes do not depend on lucky draws: any seed tells the whole story.
+  @Test(arguments: [1, 2] as [UInt64])
+  func everySeedTellsTheWholeStory(_ seed: UInt64) throws {
+    let sample = try GeneratedSample(seed: seed)
+    #expect(sample.state.anomalies.isEmpty, "\(sample.state.anomalies.prefix(3))")
+    for step in EventUpcasters.steps {
+      #expect(sample.records.contains { $0.type == step.type && $0.version == step.from })
+    }
+    let types = Set(sample.effective.map(\.event.typeName))
+    for type in ["set.adjusted", "set.added", "log.reset", "log.skipped", "workout.ended"] {
+      #expect(types.contains(type), "no '\(type)' in effect")
+    }
+    let reverts = sample.journal.history.filter { $0.event.typeName == "events.reverted" }
+    #expect(reverts.count >= 4)
+    #expect(sample.state.workouts.values.contains { $0.deletedAt != nil })
+    let utc = try #require(TimeZone(identifier: "UTC"))
+    #expect(
+      sample.state.liveWorkouts.contains {
+        $0.path != DocumentPath.workout(id: $0.document.id, start: $0.document.start, timeZone: utc)
+      }
+    )
+  }
+}
