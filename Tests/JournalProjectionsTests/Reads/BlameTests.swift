@@ -43,6 +43,18 @@ import Testing
     #expect(weight.credit.device == "laptop")
   }
 
+  @Test func undoingAnAdjustmentGivesTheFieldBackToTheSet() throws {
+    let s = try ReadsScenario()
+    try s.h.run(
+      .adjustSet(workout: s.workoutID, exercise: "Bench Press", set: 2, SetActuals(weight: 105)),
+      device: "laptop"
+    )
+    try s.h.journal.undo(device: "laptop", now: s.h.now)
+    let weight = try credit(s, "/logs/0/setEntries/1/weight")
+    #expect(weight.value.doubleValue == 102.5)
+    #expect(weight.credit.eventID == s.secondSet)
+  }
+
   @Test func statusAndEndAreCreditedToTheEventThatResolvedTheLastLog() throws {
     let s = try ReadsScenario()
     let skip = try event(s, "log.skipped")
