@@ -7,6 +7,7 @@ enum CommandCatalog {
     + WorkoutCommands.all
     + HistoryCommands.all
     + ReadCommands.all
+    + AuditCommands.all
     + ProjectionCommands.all
     + [JournalCommands.verify, JournalCommands.appendLoop]
 }
