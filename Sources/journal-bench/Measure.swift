@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The times of one repeated measurement, in seconds.
 struct Samples: Sendable {
   var values: [Double] = []
@@ -88,6 +96,19 @@ func interleave(
 /// Pairs two series of the same repetitions into ratios.
 func ratios(_ subject: Samples, _ baseline: Samples) -> Samples {
   Samples(values: zip(subject.values, baseline.values).map { $0 / $1 })
+}
+
+/// The processor time (user and system) this process has used, in seconds.
+func processorSeconds() -> Double {
+  var usage = rusage()
+  #if canImport(Glibc)
+  getrusage(RUSAGE_SELF.rawValue, &usage)
+  #else
+  getrusage(RUSAGE_SELF, &usage)
+  #endif
+  let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+  let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+  return user + system
 }
 
 /// The seconds `body` takes.
