@@ -84,12 +84,18 @@ extension EventRecord {
   /// Decodes one line (without its newline): checks the checksum, then the envelope.
   ///
   /// Keys may come in any order and unknown keys are ignored; only the checksum must be the
-  /// last 18 bytes.
+  /// last 18 bytes. A line longer than ``Segment/maximumLineLength`` is refused unread.
   static func decode(
     line: UnsafeRawBufferPointer,
     location: RecordLocation
   ) throws(RecordFailure) -> EventRecord {
     guard !line.isEmpty else { throw RecordFailure(cause: "empty line") }
+    guard line.count <= Segment.maximumLineLength else {
+      throw RecordFailure(
+        cause: "line of \(line.count) bytes is longer than a record may be "
+          + "(\(Segment.maximumLineLength) bytes); not decoded"
+      )
+    }
     try verifyChecksum(line)
     var parser = JSONParser(line)
     do {

@@ -36,6 +36,11 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let deviceLocked = Kind(rawValue: "deviceLocked")
     /// A writer that was closed, or that failed in a way that requires reopening it.
     public static let writerClosed = Kind(rawValue: "writerClosed")
+    /// A file or folder the journal will not use: a symbolic link (never followed out of the
+    /// journal), a folder where a segment should be, a file larger than a segment can be.
+    public static let refusedFile = Kind(rawValue: "refusedFile")
+    /// A journal folder that others than its owner may write to; fix with `chmod 700`.
+    public static let unsafePermissions = Kind(rawValue: "unsafePermissions")
     /// An operating-system call failed (disk full, I/O error, permission denied…).
     public static let io = Kind(rawValue: "io")
   }

@@ -122,19 +122,24 @@ public final class DeviceWriter: @unchecked Sendable {
     let devices = folder.deletingLastPathComponent().path
     let lockPath = folder.appendingPathComponent(Segment.lockFileName).path
     let lockDescriptor: Int32
+    try log.checkWritablePermissions()
     do {
       if try fileIO.makeDirectory(devices, mode: 0o700) {
         try fileIO.syncDirectory(log.url.path)
       }
+      if let refusal = refusedFileKind(devices, expectFolder: true) {
+        throw JournalError(.refusedFile, file: EventLog.devicesFolderName, "\(refusal); not used")
+      }
       if try fileIO.makeDirectory(folder.path, mode: 0o700) {
         try fileIO.syncDirectory(devices)
       }
+      try log.checkDeviceFolder(device)
       lockDescriptor = try fileIO.open(
         lockPath,
-        flags: O_RDWR | O_CREAT | O_CLOEXEC,
+        flags: O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
         mode: 0o600
       )
-    } catch {
+    } catch let error as SystemFailure {
       throw error.journalError()
     }
     do {
@@ -249,13 +254,29 @@ public final class DeviceWriter: @unchecked Sendable {
           previousHash: previous,
           location: RecordLocation(file: "", line: 0)
         )
+        guard encoded.line.count - 1 <= Segment.maximumLineLength else {
+          throw JournalError(
+            .invalidEvent,
+            "event '\(event.type)' takes \(encoded.line.count - 1) bytes; "
+              + "a record may take at most \(Segment.maximumLineLength) (1 MiB)"
+          )
+        }
         previous = encoded.record.hash
         bytes.append(contentsOf: encoded.line)
         records.append(encoded.record)
       }
-      // A batch goes whole into one segment, so that it needs one flush.
+      // A batch goes whole into one segment, so that it needs one flush; readers refuse a
+      // segment larger than the limit, so no batch may make one.
+      guard bytes.count <= Segment.maximumFileSize else {
+        throw JournalError(
+          .invalidEvent,
+          "a batch of \(bytes.count) bytes is larger than a segment may be "
+            + "(\(Segment.maximumFileSize >> 20) MiB); append it in smaller batches"
+        )
+      }
       if segmentDescriptor == nil
-        || (segmentSize > 0 && segmentSize + bytes.count > options.segmentSizeLimit)
+        || (segmentSize > 0
+          && segmentSize + bytes.count > min(options.segmentSizeLimit, Segment.maximumFileSize))
       {
         try startSegment(segmentNumber + 1)
       }

@@ -63,7 +63,14 @@ extension EventLog {
   /// Never modifies a file.
   /// Each line's checksum and envelope are checked; hash links and sequence numbers are left
   /// to ``verify()``. A torn tail of the last segment is not read and is reported as a
-  /// notice. A bad record before it ends the history there (``DeviceHistory/stoppedBy``).
+  /// notice. A bad record before it ends the history there (``DeviceHistory/stoppedBy``), as
+  /// does a device folder or segment that is a symbolic link, a folder where a segment should
+  /// be, or a file larger than a segment can be (``JournalError/Kind/refusedFile``).
+  ///
+  /// Copies left by file-sync services are not read and are reported as notices
+  /// (``RecoveryNotice/Kind/syncArtefactIgnored``). When segment numbers have a gap (a folder
+  /// that arrived before its earlier segments) the device is read up to the gap, with a
+  /// ``RecoveryNotice/Kind/segmentNotArrived`` notice.
   ///
   /// - Throws: ``JournalError`` of kind ``JournalError/Kind/invalidDeviceName`` or
   ///   ``JournalError/Kind/io``.
@@ -71,17 +78,53 @@ extension EventLog {
   public func readDevice(_ device: String) throws -> DeviceHistory {
     try EventLog.validateDeviceName(device)
     var history = DeviceHistory(device: device, records: [], notices: [], stoppedBy: nil)
+    do {
+      try checkDeviceFolder(device)
+    } catch {
+      history.stoppedBy = error
+      return history
+    }
     let folder = deviceFolder(device)
     let listing = try DeviceFolderListing(folder: folder)
-    for (index, segment) in listing.segments.enumerated() {
+    for artefact in listing.syncArtefacts {
+      history.notices.append(
+        RecoveryNotice(
+          kind: .syncArtefactIgnored,
+          file: relativePath(device: device, file: artefact.name),
+          line: 0,
+          byteCount: 0,
+          sideFile: nil,
+          cause: artefact.description
+        )
+      )
+    }
+    var segments = listing.segments[...]
+    if let gap = listing.gap {
+      // Later segments before earlier ones: sync is still delivering. Read up to the gap.
+      segments = listing.segments[..<gap.after.startIndex]
+      history.notices.append(
+        RecoveryNotice(
+          kind: .segmentNotArrived,
+          file: relativePath(device: device, file: Segment.fileName(gap.missing)),
+          line: 0,
+          byteCount: 0,
+          sideFile: nil,
+          cause: "segment not here (not synced yet?); "
+            + "\(gap.after.map(\.name).joined(separator: ", ")) not read until it arrives"
+        )
+      )
+    }
+    for (index, segment) in segments.enumerated() {
       let relative = relativePath(device: device, file: segment.name)
       let bytes: [UInt8]
       do {
-        bytes = try fileIO.readFile(folder.appendingPathComponent(segment.name).path)
+        bytes = try readSegmentFile(device: device, name: segment.name)
       } catch {
-        throw error.journalError(file: relative)
+        guard error.kind == .refusedFile else { throw error }
+        history.stoppedBy = error
+        break
       }
-      let isLast = index == listing.segments.count - 1
+      let isLast = listing.gap == nil && index == segments.count - 1
       let stop = bytes.withUnsafeBytes { buffer in
         readSegment(
           buffer,
@@ -167,7 +210,26 @@ extension EventLog {
   /// - Complexity: O(n × d) for n records on d devices.
   public func readHistory() throws -> JournalHistory {
     let devices = try deviceNames().map { try readDevice($0) }
-    return EventLog.merge(devices)
+    var history = EventLog.merge(devices)
+    history.notices += deviceFolderCopies()
+    return history
+  }
+
+  /// Copies of whole device folders left by file-sync services (`phone 2`…), as notices.
+  func deviceFolderCopies() -> [RecoveryNotice] {
+    let folder = url.appendingPathComponent(EventLog.devicesFolderName)
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { name in
+      guard let description = SyncArtefact.describeDeviceCopy(name) else { return nil }
+      return RecoveryNotice(
+        kind: .syncArtefactIgnored,
+        file: "\(EventLog.devicesFolderName)/\(name)",
+        line: 0,
+        byteCount: 0,
+        sideFile: nil,
+        cause: description
+      )
+    }
   }
 
   /// Merges device histories; see ``readHistory()``.

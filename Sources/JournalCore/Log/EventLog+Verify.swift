@@ -8,7 +8,12 @@ extension EventLog {
   /// sequence numbers 1, 2, 3… with no gap or repeat across segments; each `prev` is the
   /// SHA-256 of the previous line; clock readings strictly increase within a device; event
   /// ids are unique across the journal; torn tails; partial lines and empty files in sealed
-  /// segments; missing segment numbers; files and folders the format does not expect.
+  /// segments; files and folders the format does not expect; device folders and segments
+  /// that are symbolic links or not what they should be (``JournalError/Kind/refusedFile``).
+  ///
+  /// Notes, not problems: side files of torn tails set aside earlier; copies and
+  /// placeholders left by file-sync services; missing segment numbers (a device folder that
+  /// arrived before its earlier segments).
   ///
   /// After a bad line, checking resumes at the next line without expectations, so one
   /// damaged record is reported once, not again as a broken link on the next one.
@@ -41,13 +46,21 @@ private struct Verifier {
     for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
       let path = "\(EventLog.devicesFolderName)/\(name)"
       guard EventLog.isValidDeviceName(name) else {
-        if !name.hasPrefix(".") {
+        if let description = SyncArtefact.describeDeviceCopy(name) {
+          note(path, description)
+        } else if !name.hasPrefix(".") {
           problem(path, nil, "'\(name)' is not a valid device name")
         }
         continue
       }
       guard isDirectory(devicesFolder.appendingPathComponent(name)) else {
         problem(path, nil, "not a folder")
+        continue
+      }
+      do {
+        try log.checkDeviceFolder(name)
+      } catch {
+        problem(path, nil, error.message)
         continue
       }
       report.deviceCount += 1
@@ -62,27 +75,34 @@ private struct Verifier {
       problem(log.relativePath(device: device, file: name), nil, "unexpected file")
     }
     for name in listing.sideFiles {
-      report.notes.append(
-        VerificationReport.Problem(
-          file: log.relativePath(device: device, file: name),
-          line: nil,
-          cause: "torn tail set aside earlier"
-        )
-      )
+      note(log.relativePath(device: device, file: name), "torn tail set aside earlier")
+    }
+    for artefact in listing.syncArtefacts {
+      note(log.relativePath(device: device, file: artefact.name), artefact.description)
     }
     expected = (0, .zero, nil)
+    var previousNumber = 0
     for (index, segment) in listing.segments.enumerated() {
       let relative = log.relativePath(device: device, file: segment.name)
-      if segment.number != index + 1 {
-        let missing = (index + 1..<segment.number).map { Segment.fileName($0) }
-        problem(relative, nil, "missing segment \(missing.joined(separator: ", "))")
+      if segment.number != previousNumber + 1 {
+        // A device folder that arrived before its earlier segments: sync is not done.
+        let missing = (previousNumber + 1..<segment.number).map { Segment.fileName($0) }
+        note(
+          relative,
+          "segment \(missing.joined(separator: ", ")) not here (not synced yet?); "
+            + "readers stop before '\(segment.name)' until it arrives"
+        )
         expected = nil
       }
+      previousNumber = segment.number
       let bytes: [UInt8]
       do {
-        bytes = try log.fileIO.readFile(folder.appendingPathComponent(segment.name).path)
+        bytes = try log.readSegmentFile(device: device, name: segment.name)
       } catch {
-        throw error.journalError(file: relative)
+        guard error.kind == .refusedFile else { throw error }
+        problem(relative, nil, error.message)
+        expected = nil
+        continue
       }
       let isLast = index == listing.segments.count - 1
       bytes.withUnsafeBytes { buffer in
@@ -156,6 +176,10 @@ private struct Verifier {
       firstSeen[record.id] = record.location
     }
     expected = (record.sequence, record.hash, record.time)
+  }
+
+  private mutating func note(_ file: String, _ cause: String) {
+    report.notes.append(VerificationReport.Problem(file: file, line: nil, cause: cause))
   }
 
   private mutating func problem(_ file: String, _ line: Int?, _ cause: String) {

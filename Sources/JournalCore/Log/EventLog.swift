@@ -181,6 +181,29 @@ public struct EventLog: Sendable {
     }
   }
 
+  /// Refuses to write to a journal whose folder, or whose `devices` folder, others than its
+  /// owner may write to: health data is private, and another user could plant files
+  /// (or symbolic links) in it.
+  ///
+  /// - Throws: ``JournalError`` of kind ``JournalError/Kind/unsafePermissions``.
+  func checkWritablePermissions() throws(JournalError) {
+    for folder in [url, url.appendingPathComponent(EventLog.devicesFolderName)] {
+      var info = stat()
+      guard stat(folder.path, &info) == 0 else { continue }
+      let mode = info.st_mode & 0o7777
+      guard mode & 0o022 == 0 else {
+        let name = folder == url ? "journal folder" : "folder '\(EventLog.devicesFolderName)'"
+        throw JournalError(
+          .unsafePermissions,
+          file: folder.path,
+          "the \(name) can be written by others than its owner (mode "
+            + "\(String(mode, radix: 8))); nothing was written. "
+            + "Fix it with: chmod 700 '\(folder.path)'"
+        )
+      }
+    }
+  }
+
   /// The folder of `device`.
   func deviceFolder(_ device: String) -> URL {
     url.appendingPathComponent(EventLog.devicesFolderName).appendingPathComponent(device)

@@ -101,9 +101,9 @@ extension FileIO {
     }
   }
 
-  /// Reads a whole file.
+  /// Reads a whole file; a symbolic link is refused (`ELOOP`), never followed.
   func readFile(_ path: String) throws(SystemFailure) -> [UInt8] {
-    let descriptor = try open(path, flags: O_RDONLY | O_CLOEXEC, mode: 0)
+    let descriptor = try open(path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW, mode: 0)
     defer { close(descriptor) }
     let size = Int(try size(descriptor, path: path))
     var bytes = [UInt8](repeating: 0, count: size)

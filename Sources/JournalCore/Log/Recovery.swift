@@ -38,8 +38,8 @@ extension DeviceWriter {
     guard let last = listing.segments.last else { return state }
     let path = folder.appendingPathComponent(last.name).path
     let relative = log.relativePath(device: device, file: last.name)
+    let bytes = try log.readSegmentFile(device: device, name: last.name)
     do {
-      let bytes = try fileIO.readFile(path)
       let (lines, tail) = bytes.withUnsafeBytes { buffer in
         let lines = segmentLines(buffer)
         return (lines, findTail(buffer, lines: lines, file: relative))
@@ -97,9 +97,8 @@ extension DeviceWriter {
     segments: ArraySlice<(number: Int, name: String)>
   ) throws -> EventRecord? {
     for segment in segments.reversed() {
-      let path = log.deviceFolder(device).appendingPathComponent(segment.name).path
       let relative = log.relativePath(device: device, file: segment.name)
-      let bytes = try log.fileIO.readFile(path)
+      let bytes = try log.readSegmentFile(device: device, name: segment.name)
       let result: Result<EventRecord, JournalError>? = bytes.withUnsafeBytes { buffer in
         let lines = segmentLines(buffer)
         guard let line = lines.last else { return nil }

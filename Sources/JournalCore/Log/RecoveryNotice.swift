@@ -16,15 +16,21 @@ public struct RecoveryNotice: Sendable, Hashable, CustomStringConvertible {
     /// A reader met a torn tail (maybe a file still being written or synced) and did not
     /// read it; the file was left as it was.
     public static let tornTailNotRead = Kind(rawValue: "tornTailNotRead")
+    /// A reader met a copy or placeholder a file-sync service left (`000003 2.jsonl`,
+    /// `.000003.jsonl.icloud`, a conflicted copy…) and did not read it.
+    public static let syncArtefactIgnored = Kind(rawValue: "syncArtefactIgnored")
+    /// A reader met a gap in a device's segment numbers (a device folder that arrived
+    /// before its earlier segments) and read the device only up to the gap.
+    public static let segmentNotArrived = Kind(rawValue: "segmentNotArrived")
   }
 
   /// What happened.
   public var kind: Kind
   /// The segment, relative to the journal folder.
   public var file: String
-  /// The 1-based line where the torn tail starts.
+  /// The 1-based line where the torn tail starts; 0 for a notice about a whole file.
   public var line: Int
-  /// How many bytes the torn tail holds.
+  /// How many bytes the torn tail holds; 0 for a notice about a whole file.
   public var byteCount: Int
   /// The side file now holding the bytes, relative to the journal folder, for
   /// ``Kind/tornTailSetAside``.
@@ -50,6 +56,9 @@ public struct RecoveryNotice: Sendable, Hashable, CustomStringConvertible {
   }
 
   public var description: String {
+    if kind == .syncArtefactIgnored || kind == .segmentNotArrived {
+      return "\(file): note: \(cause)"
+    }
     let what =
       if let sideFile {
         "torn tail of \(byteCount) bytes set aside in '\(sideFile)'"

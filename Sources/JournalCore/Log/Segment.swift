@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Names and parsing of segment files (`000001.jsonl`, `000002.jsonl`…).
 enum Segment {
   /// The extension of segment files.
@@ -10,6 +18,16 @@ enum Segment {
   static let lockFileName = ".lock"
   /// The highest segment number that fits in six digits.
   static let maximumNumber = 999_999
+  /// The longest record line, without its newline: 1 MiB.
+  ///
+  /// Writers refuse to write one and readers refuse to decode one. A longer line is corruption, reported without being parsed.
+  static let maximumLineLength = 1 << 20
+  /// The largest segment file a reader reads: 64 MiB.
+  ///
+  /// A writer never makes a larger one
+  /// (it refuses a batch that alone would be larger), so a larger file is not a segment
+  /// and is refused without being read into memory.
+  static let maximumFileSize = 64 << 20
 
   /// The file name of segment `number`: six digits, zero-padded.
   static func fileName(_ number: Int) -> String {
@@ -38,14 +56,103 @@ enum Segment {
   }
 }
 
+// MARK: - Sync artefacts
+
+/// Files and folders that file-sync services leave beside the ones they sync.
+///
+/// They are recognised by name, never read as records, and reported as notes (``verify()``)
+/// or notices (readers), never as corruption:
+///
+/// | name | left by |
+/// |---|---|
+/// | `000003 2.jsonl`, `000003 (1).jsonl` | iCloud Drive, Finder, OneDrive: a duplicate |
+/// | `000003 (conflicted copy 2026-01-01).jsonl` | Dropbox: a conflicted copy |
+/// | `000003.sync-conflict-20260101-120000-ABCDEF.jsonl` | Syncthing: a conflict copy |
+/// | `.000003.jsonl.icloud` | iCloud Drive: a placeholder for a file not downloaded yet |
+/// | `.syncthing.000003.jsonl.tmp`, `~syncthing~000003.jsonl.tmp` | Syncthing: a download in progress |
+///
+/// The same shapes around a device name (`phone 2`, `phone.sync-conflict-…`) mark a copy of
+/// a whole device folder.
+enum SyncArtefact {
+  /// What a sync service left, described for notes and notices; nil for other names.
+  ///
+  /// `base` recognises the name of the original (a segment file
+  /// name, or a device name).
+  static func describe(_ name: String, base: (String) -> Bool) -> String? {
+    if name.hasPrefix("."), name.hasSuffix(".icloud") {
+      let original = String(name.dropFirst().dropLast(".icloud".count))
+      if base(original) {
+        return "iCloud Drive placeholder of '\(original)', not downloaded yet; not read"
+      }
+    }
+    for prefix in [".syncthing.", "~syncthing~"]
+    where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+      let original = String(name.dropFirst(prefix.count).dropLast(".tmp".count))
+      if base(original) { return "Syncthing download of '\(original)' in progress; not read" }
+    }
+    let (stem, fileExtension) = splitExtension(name, base: base)
+    if let range = stem.range(of: ".sync-conflict-"),
+      base(String(stem[..<range.lowerBound]) + fileExtension)
+    {
+      return "Syncthing conflict copy of '\(stem[..<range.lowerBound])\(fileExtension)'; not read"
+    }
+    guard let space = stem.firstIndex(of: " ") else { return nil }
+    let original = String(stem[..<space]) + fileExtension
+    let rest = stem[stem.index(after: space)...]
+    guard base(original), !rest.isEmpty else { return nil }
+    if rest.hasPrefix("("), rest.hasSuffix(")"), rest.contains("conflicted copy") {
+      return "Dropbox conflicted copy of '\(original)'; not read"
+    }
+    let number = rest.hasPrefix("(") && rest.hasSuffix(")") ? rest.dropFirst().dropLast() : rest
+    if !number.isEmpty, number.allSatisfy({ $0.isASCII && $0.isNumber }) {
+      return "duplicate of '\(original)' left by a file-sync service; not read"
+    }
+    return nil
+  }
+
+  /// `name` split before its extension when the original has one (`000003 2.jsonl` →
+  /// (`000003 2`, `.jsonl`)); device folders have none.
+  private static func splitExtension(_ name: String, base: (String) -> Bool) -> (String, String) {
+    if name.hasSuffix(Segment.fileExtension) {
+      return (String(name.dropLast(Segment.fileExtension.count)), Segment.fileExtension)
+    }
+    return (name, "")
+  }
+
+  /// Describes a copy of a segment file.
+  static func describeSegmentCopy(_ name: String) -> String? {
+    describe(name) { Segment.number(of: $0) != nil || Segment.isSideFile($0) }
+  }
+
+  /// Describes a copy of a device folder.
+  static func describeDeviceCopy(_ name: String) -> String? {
+    describe(name) { EventLog.isValidDeviceName($0) }
+  }
+}
+
+// MARK: - Listing and reading
+
 /// The files of one device folder, sorted.
 struct DeviceFolderListing {
   /// Segment numbers and file names, in increasing order.
   var segments: [(number: Int, name: String)] = []
   /// Torn-tail side files.
   var sideFiles: [String] = []
-  /// Other files, which the format does not expect (conflicted copies from a sync service…).
+  /// Copies and placeholders a file-sync service left, with what each is.
+  ///
+  /// Never read; see ``SyncArtefact``.
+  var syncArtefacts: [(name: String, description: String)] = []
+  /// Other files, which the format does not expect.
   var unexpected: [String] = []
+
+  /// The first missing segment number, when the numbers do not run 1, 2, 3… (a device
+  /// folder that arrived before its earlier segments), and the segments after the gap.
+  var gap: (missing: Int, after: ArraySlice<(number: Int, name: String)>)? {
+    for (index, segment) in segments.enumerated() where segment.number != index + 1 {
+      return (index + 1, segments[index...])
+    }
+    return nil
+  }
 
   /// Lists `folder`, or gives an empty listing when it does not exist.
   init(folder: URL) throws {
@@ -61,11 +168,69 @@ struct DeviceFolderListing {
         segments.append((number, name))
       } else if Segment.isSideFile(name) {
         sideFiles.append(name)
+      } else if let description = SyncArtefact.describeSegmentCopy(name) {
+        syncArtefacts.append((name, description))
       } else if name != Segment.lockFileName {
         unexpected.append(name)
       }
     }
     segments.sort { $0.number < $1.number }
+  }
+}
+
+/// What `path` is when it is not a plain file or folder a journal may use: a symbolic link,
+/// or something other than `expected`; nil when it is fine or does not exist.
+func refusedFileKind(_ path: String, expectFolder: Bool) -> String? {
+  var info = stat()
+  guard lstat(path, &info) == 0 else { return nil }
+  switch info.st_mode & S_IFMT {
+  case S_IFLNK: return "is a symbolic link, which a journal never follows"
+  case S_IFDIR: return expectFolder ? nil : "is a folder, not a file"
+  case S_IFREG: return expectFolder ? "is a file, not a folder" : nil
+  default: return "is not a regular file"
+  }
+}
+
+extension EventLog {
+  /// Reads a whole segment file, refusing what is not one: a symbolic link, a folder, or a
+  /// file larger than ``Segment/maximumFileSize`` (which is not read).
+  ///
+  /// - Throws: ``JournalError`` of kind ``JournalError/Kind/refusedFile`` or
+  ///   ``JournalError/Kind/io``.
+  func readSegmentFile(device: String, name: String) throws(JournalError) -> [UInt8] {
+    let path = deviceFolder(device).appendingPathComponent(name).path
+    let relative = relativePath(device: device, file: name)
+    if let refusal = refusedFileKind(path, expectFolder: false) {
+      throw JournalError(.refusedFile, file: relative, "\(refusal); not read")
+    }
+    var info = stat()
+    if lstat(path, &info) == 0, Int64(info.st_size) > Int64(Segment.maximumFileSize) {
+      throw JournalError(
+        .refusedFile,
+        file: relative,
+        "file of \(info.st_size) bytes is larger than a segment can be "
+          + "(\(Segment.maximumFileSize >> 20) MiB); not read"
+      )
+    }
+    do {
+      return try fileIO.readFile(path)
+    } catch {
+      throw error.journalError(file: relative)
+    }
+  }
+
+  /// Refuses a device folder that is a symbolic link or not a folder.
+  ///
+  /// - Throws: ``JournalError`` of kind ``JournalError/Kind/refusedFile``.
+  func checkDeviceFolder(_ device: String) throws(JournalError) {
+    let path = deviceFolder(device).path
+    if let refusal = refusedFileKind(path, expectFolder: true) {
+      throw JournalError(
+        .refusedFile,
+        file: "\(EventLog.devicesFolderName)/\(device)",
+        "device folder \(refusal); not used"
+      )
+    }
   }
 }
 
