@@ -9,5 +9,5 @@ enum CommandCatalog {
     + ReadCommands.all
     + AuditCommands.all
     + ProjectionCommands.all
-    + [JournalCommands.verify, JournalCommands.appendLoop]
+    + [JournalCommands.verify, JournalCommands.sample, JournalCommands.appendLoop]
 }

@@ -4,7 +4,7 @@ import JournalProjections
 
 /// `init`, `verify` and the hidden `_append-loop`: the journal itself.
 enum JournalCommands {
-  static let all: [Command] = [initialize, verify, appendLoop]
+  static let all: [Command] = [initialize, verify, sample, appendLoop]
 
   static let initialize = Command(
     ["init"],
@@ -56,6 +56,40 @@ enum JournalCommands {
       )
     }
     return report.isClean ? ExitStatus.success : ExitStatus.failure
+  }
+
+  static let sample = Command(
+    ["sample"],
+    abstract: "Write the deterministic sample journal (five months, phone and watch)",
+    arguments: "DIR",
+    discussion: """
+      The same seed gives the same bytes on every machine, in every time zone, at
+      any time. The checked-in Journal/ is 'journal sample Journal'; regenerate it
+      and Projections/ with Scripts/regenerate-sample.sh.
+      """,
+    options: [
+      OptionSpec("seed", value: "N", help: "The seed (default \(SampleJournal.defaultSeed))")
+    ]
+  ) { invocation in
+    try invocation.expectPositionals(atMost: 1)
+    let folder = invocation.resolve(try invocation.positional(0, "folder"))
+    var seed = SampleJournal.defaultSeed
+    if let text = invocation.string("seed") {
+      guard let value = UInt64(text) else {
+        throw UsageError("option '--seed' needs a whole number")
+      }
+      seed = value
+    }
+    let summary = try SampleJournal.generate(into: folder, seed: seed)
+    if invocation.wantsJSON {
+      invocation.printJSON([
+        "journal": folder.path, "seed": summary.seed, "events": summary.eventCount,
+        "workouts": summary.workoutCount, "sets": summary.setCount,
+      ])
+    } else {
+      invocation.console.print("wrote \(folder.lastPathComponent)/: \(summary)")
+    }
+    return ExitStatus.success
   }
 
   static let appendLoop = Command(
