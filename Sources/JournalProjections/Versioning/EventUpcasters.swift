@@ -31,7 +31,9 @@ public enum EventUpcasters {
       let exercises = split.removeValue(forKey: "exercises")?.arrayValue ?? []
       var events = [(type: JournalEvent.TypeName.splitCreated, payload: JSONValue.object(split))]
       // The exercises happened with the split: they keep its time and action.
-      let metadata = split.filter { $0.key == PayloadMetadata.at || $0.key == PayloadMetadata.action }
+      let metadata = split.filter {
+        $0.key == PayloadMetadata.at || $0.key == PayloadMetadata.action
+      }
       for exercise in exercises {
         guard case .object(var added) = dropSplitV1Fields(exercise) else { continue }
         added.merge(metadata) { _, split in split }
