@@ -110,7 +110,7 @@ extension Bench {
   /// The phases: read (open the journal: read, check, decode, upcast), fold, encode, write
   /// (every document written and synced), checkpoint.
   /// Once: a second run into the same folder writes nothing. Its baseline: the replay alone.
-  private func fullRebuild(size: Int, url: URL) throws {
+  func fullRebuild(size: Int, url: URL) throws {
     // Kept: the memory scenario (B8) rebuilds into it again.
     let output = try freshFolder("rebuild-full-\(size)")
     var replay = Samples()
