@@ -1,0 +1,57 @@
+// libFuzzer entry point: one JSON Lines record → `EventRecord.decode` (checksum, then envelope).
+//
+// Each input is decoded twice: as given (so the checksum path is fuzzed), and with its
+// checksum suffix recomputed (so the envelope decoder behind the checksum is reached too).
+// A record that decodes must survive being encoded again and decoded back.
+
+@testable import JournalCore
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzRecordDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+  let input = UnsafeRawBufferPointer(start: data, count: size)
+  let location = RecordLocation(file: "devices/fuzz/000001.jsonl", line: 1)
+  _ = try? EventRecord.decode(line: input, location: location)
+
+  // Drop a trailing newline and an existing `,"crc":"xxxxxxxx"}`, then seal with a good one.
+  var body = Array(input)
+  if body.last == 0x0A { body.removeLast() }
+  if body.count >= checksumSuffixLength,
+    Array(body[(body.count - checksumSuffixLength)...].prefix(checksumPrefix.count))
+      == checksumPrefix
+  {
+    body.removeLast(checksumSuffixLength)
+  }
+  let crc = body.withUnsafeBytes { CRC32C.checksum($0) }
+  var line = body
+  line.append(contentsOf: checksumPrefix)
+  line.append(contentsOf: hex8(crc).utf8)
+  line.append(contentsOf: #""}"#.utf8)
+  let decoded = line.withUnsafeBytes { buffer in
+    try? EventRecord.decode(line: buffer, location: location)
+  }
+  guard let record = decoded else { return 0 }
+  // The record decoded: encoding it again must give a line that decodes to the same record.
+  guard
+    let encoded = try? EventRecord.encode(
+      id: record.id,
+      device: record.device,
+      sequence: record.sequence,
+      time: record.time,
+      event: NewEvent(
+        stream: record.stream,
+        type: record.type,
+        version: record.version,
+        payload: record.payload
+      ),
+      previousHash: record.previousHash,
+      location: location
+    )
+  else { return 0 }
+  let again = encoded.line.dropLast().withUnsafeBytes { buffer in
+    try? EventRecord.decode(line: buffer, location: location)
+  }
+  guard let again, again.payload == record.payload, again.id == record.id else {
+    fatalError("record did not survive encode → decode: \(String(decoding: line, as: UTF8.self))")
+  }
+  return 0
+}

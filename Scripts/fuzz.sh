@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Builds one libFuzzer target from Fuzz/ and runs it for a while.
+#
+#   Scripts/fuzz.sh TARGET [SECONDS] [extra libFuzzer flags…]
+#
+# TARGET is a folder of Fuzz/: RecordDecoder, PayloadDecoder, DocumentImporter, CommandLine.
+# The library targets are compiled straight from Sources/ with `-sanitize=fuzzer,address`
+# (SwiftPM's own build does not link a fuzzer main), as static libraries with testing enabled
+# so an entry point may `@testable import` them. The corpus lives in $FUZZ_WORK/TARGET/corpus
+# and is seeded from the sample journal (Journal/ when present, else journals the CLI
+# generates) and the test fixtures. Crashes are written to $FUZZ_WORK/TARGET/ as crash-*;
+# turn each one into a regression test in Tests/.
+#
+# Environment: FUZZ_WORK (default ${TMPDIR:-/tmp}/workout-journal-fuzz), SWIFTC (default swiftc),
+# FUZZ_JOBS (parallel compile jobs, default 2), JOURNAL_BIN (a built `journal` to generate seed
+# journals with when there is no Journal/; default: build one), FUZZ_SOURCES (a folder holding the Sources/ to
+# build, default the repository; a copy keeps a long run apart from edits in progress).
+set -euo pipefail
+
+target="${1:?usage: Scripts/fuzz.sh TARGET [SECONDS] [libFuzzer flags…]}"
+seconds="${2:-60}"
+shift $(( $# >= 2 ? 2 : 1 ))
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="${FUZZ_WORK:-${TMPDIR:-/tmp}/workout-journal-fuzz}"
+swiftc="${SWIFTC:-swiftc}"
+sources_root="${FUZZ_SOURCES:-$root}"
+build="$work/build"
+[[ -f "$root/Fuzz/$target/main.swift" ]] || {
+  echo "error: no fuzz target '$target'; choose one of: $(ls "$root/Fuzz" | tr '\n' ' ')" >&2
+  exit 64
+}
+mkdir -p "$build" "$work/$target/corpus"
+
+flags=(
+  -sanitize=fuzzer,address -parse-as-library -enable-testing -O -g -swift-version 6
+  -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility
+  -j "${FUZZ_JOBS:-2}"
+)
+
+# compile MODULE DEPENDENCIES…: a static library and its module, rebuilt when a source changed.
+compile() {
+  local module="$1"
+  shift
+  local sources
+  mapfile -t sources < <(find "$sources_root/Sources/$module" -name '*.swift' | sort)
+  local library="$build/lib$module.a"
+  if [[ -f "$library" ]] && [[ -z "$(find "$sources_root/Sources/$module" -name '*.swift' -newer "$library")" ]]; then
+    return
+  fi
+  echo "compiling $module (${#sources[@]} files)…" >&2
+  local links=()
+  for dependency in "$@"; do links+=(-l"$dependency"); done
+  "$swiftc" "${flags[@]}" -wmo -emit-library -static -module-name "$module" \
+    -emit-module -emit-module-path "$build/$module.swiftmodule" \
+    -I "$build" -L "$build" "${links[@]}" -o "$library" "${sources[@]}"
+}
+
+compile JournalCore
+case "$target" in
+RecordDecoder) libraries=(JournalCore) ;;
+CommandLine) libraries=(JournalCLI JournalProjections JournalCore) ;;
+*) libraries=(JournalProjections JournalCore) ;;
+esac
+[[ "$target" == RecordDecoder ]] || compile JournalProjections JournalCore
+[[ "$target" != CommandLine ]] || compile JournalCLI JournalCore JournalProjections
+
+binary="$build/fuzz-$target"
+links=()
+for library in "${libraries[@]}"; do links+=("$build/lib$library.a"); done
+echo "linking fuzz-$target…" >&2
+# The linker warns about every sanitizer symbol it cannot export; only errors matter.
+"$swiftc" "${flags[@]}" -I "$build" -o "$binary" "$root/Fuzz/$target/main.swift" "${links[@]}" \
+  2> >(grep -v "Cannot export local symbol" >&2)
+
+# Seed the corpus: record lines from a journal, documents from projections and fixtures.
+corpus="$work/$target/corpus"
+seeds="$work/seeds"
+if [[ ! -f "$seeds/done" ]]; then
+  rm -rf "$seeds"
+  mkdir -p "$seeds/lines" "$seeds/documents" "$seeds/argv"
+  journal="$root/Journal"
+  if [[ ! -d "$journal/devices" ]]; then
+    # No sample journal: let the CLI make a few.
+    cli="${JOURNAL_BIN:-$work/cli-build/debug/journal}"
+    [[ -x "$cli" ]] || (cd "$root" && swift build --product journal --scratch-path "$work/cli-build" >&2)
+    journal="$seeds/generated"
+    for device in phone watch; do
+      export WORKOUT_JOURNAL="$journal" WORKOUT_DEVICE="$device"
+      "$cli" init >/dev/null 2>&1 || true
+      "$cli" split add "Upper $device" >/dev/null
+      "$cli" exercise add "Upper $device" "Bench Press" --sets 3 --reps 5 --weight 60 >/dev/null
+      "$cli" exercise add "Upper $device" Plank --sets 2 --seconds 60 >/dev/null
+      "$cli" start "Upper $device" --time-zone Europe/Paris >/dev/null
+      "$cli" done --reps 4 --weight 62.5 >/dev/null
+      "$cli" more >/dev/null || true
+      "$cli" skip bench >/dev/null || true
+      "$cli" undo >/dev/null || true
+      "$cli" end >/dev/null || true
+      "$cli" rebuild --output "$seeds/generated-projections" >/dev/null 2>&1 || true
+    done
+    unset WORKOUT_JOURNAL WORKOUT_DEVICE
+  fi
+  # One line per seed file, at most 2000 lines in all.
+  find "$journal/devices" -name '*.jsonl' -print0 | xargs -0 cat | head -n 2000 |
+    split -l 1 -a 5 - "$seeds/lines/line-"
+  n=0
+  while IFS= read -r -d '' file; do
+    cp "$file" "$seeds/documents/doc-$((n++)).json"
+  done < <(find "$root/Projections" "$seeds/generated-projections" \
+    "$root/Tests/JournalProjectionsTests/Golden" -name '*.json' -print0 2>/dev/null | head -z -n 2000)
+  # Command lines, arguments separated by NUL.
+  a=0
+  for line in "init" "verify" "status" "today" "split list" "split add Legs" \
+    "exercise add upper Curl --sets 3 --reps 8" "start upper" "done --reps 5 --weight 60" \
+    "adjust --reps 3" "more" "skip bench" "reset bench" "end" "undo" "redo" "rewind --to 0" \
+    "audit --json" "history" "records" "export --format csv" "rebuild --output Out" \
+    "delete" "metrics --max-hr 150" "help start" "--help" "done --weight 1e400" \
+    "done --reps -1" "split add Z --color red"; do
+    seed="$seeds/argv/argv-$a"
+    a=$((a + 1))
+    printf '%s' "$line" | tr ' ' '\0' >"$seed"
+  done
+  # Payloads of old event versions, from the upcaster test vectors: {"type","v","data"}.
+  for vector in "$root"/Tests/JournalProjectionsTests/Golden/Upcasters/*.json; do
+    name="$(basename "$vector" .json)"
+    input="$(grep '"input"' "$vector" | sed 's/^ *"input": *//; s/, *$//')"
+    [[ -n "$input" ]] || continue
+    printf '{"type":"%s","v":%s,"data":%s}' "${name%.v*}" "${name##*.v}" "$input" \
+      >"$seeds/lines/vector-$name"
+  done
+  touch "$seeds/done"
+fi
+case "$target" in
+RecordDecoder | PayloadDecoder) cp -n "$seeds/lines/"* "$corpus/" 2>/dev/null || true ;;
+DocumentImporter) cp -n "$seeds/documents/"* "$corpus/" 2>/dev/null || true ;;
+CommandLine) cp -n "$seeds/argv/"* "$corpus/" 2>/dev/null || true ;;
+esac
+
+echo "running fuzz-$target for ${seconds}s on $(ls "$corpus" | wc -l) seeds…" >&2
+cd "$work/$target"
+exec "$binary" "$corpus" -max_total_time="$seconds" -max_len="${FUZZ_MAX_LEN:-65536}" \
+  -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 "$@" </dev/null
