@@ -99,7 +99,7 @@ import Testing
 
   @Test func legacyProgressBecomesCursorOnlySets() throws {
     let harness = try JournalHarness(now: Self.now)
-    try ContainerImporter().importContainer(
+    _ = try ContainerImporter().importContainer(
       at: Self.folder.appendingPathComponent("Container-v1"),
       into: harness.journal,
       now: Self.now
@@ -112,7 +112,7 @@ import Testing
 
   @Test func workoutsAreFiledUnderTheMonthTheyCameFrom() throws {
     let harness = try JournalHarness(now: Self.now)
-    try ContainerImporter().importContainer(
+    _ = try ContainerImporter().importContainer(
       at: Self.folder.appendingPathComponent("Container-v2"),
       into: harness.journal,
       now: Self.now
