@@ -38,21 +38,23 @@ extension Bench {
     var weight = 100.0
     var changedPath = ""
     var lastReport = RebuildReport()
-    // One new event: a correction of the last set of the latest workout. Not timed.
+    // One new event: a correction of the last set of the latest workout, a minute after the
+    // journal's last event (a large journal's story runs past today). Not timed.
     func appendOne() throws {
       weight = weight == 100 ? 102.5 : 100
+      let now = (journal.state().now ?? Date()).addingTimeInterval(60)
       let events: [FoldEvent]
       do {
         events = try journal.execute(
           .adjustSet(workout: nil, exercise: nil, set: nil, SetActuals(weight: weight)),
           device: "phone",
-          now: Date()
+          now: now
         )
       } catch is CommandError {
         events = try journal.execute(
           .adjustSet(workout: nil, exercise: nil, set: nil, SetActuals(reps: Int(weight) % 7 + 3)),
           device: "phone",
-          now: Date()
+          now: now
         )
       }
       guard let workout = journal.state().workouts[events.first?.streamID ?? ""] else {
