@@ -53,8 +53,9 @@ extension Bench {
       // The first rebuild into the folder writes every document (B4 may have done it
       // already); the later ones fold and encode everything and find the bytes unchanged.
       let output = scratch.appendingPathComponent("rebuild-full-\(key)")
-      // Peak memory hardly varies between runs: at most 3 runs per journal, 1 at 1M.
-      let runs = size >= Self.largeSize ? 1 : min(3, options.repetitions)
+      // Peak memory hardly varies between runs: at most 3 runs per journal, 1 at 1M and in
+      // the smoke run.
+      let runs = size >= Self.largeSize || options.quick ? 1 : min(3, options.repetitions)
       for _ in 0..<runs {
         let printed = try Self.runProcess(
           URL(fileURLWithPath: CommandLine.arguments[0]),

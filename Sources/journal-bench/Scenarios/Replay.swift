@@ -16,7 +16,8 @@ extension Bench {
     let url = generated.url
     let files = try Self.segmentFiles(of: url)
     let events = Double(generated.events)
-    let sampleLines = min(generated.events, Self.decoderSampleLines)
+    // The smoke run only checks that the baseline works.
+    let sampleLines = min(generated.events, options.quick ? 2_000 : Self.decoderSampleLines)
     var scannedLines = 0
 
     let scan = {
