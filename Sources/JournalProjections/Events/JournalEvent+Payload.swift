@@ -54,7 +54,7 @@ extension JournalEvent {
       update.name = try p.change("name", p.optionalString)
       update.sets = try p.change("sets", p.optionalInt)
       update.reps = try p.change("reps", p.optionalInt)
-      update.weight = try p.change("weight", p.optionalDouble)
+      update.weight = try p.change("weight", p.optionalWeight)
       update.loadType = try p.change("loadType") { key throws(PayloadError) in try p.loadType(key) }
       update.durationSeconds = try p.change("durationSeconds", p.optionalInt)
       update.machineSettings = try p.change("machineSettings", p.optionalMachineSettings)
@@ -92,7 +92,7 @@ extension JournalEvent {
       var edit = PlanEdited(logID: try p.string("logID"))
       edit.sets = try p.change("sets", p.optionalInt)
       edit.reps = try p.change("reps", p.optionalInt)
-      edit.weight = try p.change("weight", p.optionalDouble)
+      edit.weight = try p.change("weight", p.optionalWeight)
       edit.durationSeconds = try p.change("durationSeconds", p.optionalInt)
       edit.notes = try p.change("notes", p.optionalString)
       edit.machineSettings = try p.change("machineSettings", p.optionalMachineSettings)
@@ -169,7 +169,7 @@ extension LogPlan {
 extension SetActuals {
   init(_ p: PayloadReader) throws(PayloadError) {
     reps = try p.optionalInt("reps")
-    weight = try p.optionalDouble("weight")
+    weight = try p.optionalWeight("weight")
     seconds = try p.optionalInt("seconds")
   }
 

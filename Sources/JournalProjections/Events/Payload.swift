@@ -63,6 +63,29 @@ struct PayloadReader {
     return double
   }
 
+  /// The largest weight, in either direction, a payload may carry.
+  ///
+  /// Far above any lift (commands allow 0…5000) and far below where a workout's
+  /// Σ reps × weight could overflow. An event from another device beyond it quarantines
+  /// its stream (docs/BadInput.md).
+  static let maximumWeightMagnitude = 1_000_000.0
+
+  func weight(_ key: String) throws(PayloadError) -> Double {
+    let value = try double(key)
+    guard value.magnitude <= Self.maximumWeightMagnitude else {
+      throw fail(key, "a weight within ±1000000")
+    }
+    return value
+  }
+
+  func optionalWeight(_ key: String) throws(PayloadError) -> Double? {
+    guard let value = try optionalDouble(key) else { return nil }
+    guard value.magnitude <= Self.maximumWeightMagnitude else {
+      throw fail(key, "a weight within ±1000000")
+    }
+    return value
+  }
+
   func optionalBool(_ key: String) throws(PayloadError) -> Bool? {
     guard let value = object[key], !value.isNull else { return nil }
     guard let bool = value.boolValue else { throw fail(key, "true or false") }

@@ -35,7 +35,7 @@ public struct ExercisePlan: Sendable, Hashable {
     name = try reader.string("name")
     sets = try reader.int("sets")
     reps = try reader.int("reps")
-    weight = try reader.double("weight")
+    weight = try reader.weight("weight")
     loadType = try reader.loadType("loadType")
     durationSeconds = try reader.optionalInt("durationSeconds") ?? 0
     machineSettings = try reader.optionalMachineSettings("machineSettings")

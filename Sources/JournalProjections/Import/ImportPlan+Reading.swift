@@ -97,6 +97,17 @@ extension ImportPlan {
     guard sets >= 0, reps >= 0, seconds >= 0, weight.isFinite, weight >= 0 else {
       throw ImportFailure(reason: "\(what) has a negative sets, reps, weight or duration")
     }
+    try checkWeight(what, weight)
+  }
+
+  /// Refuses a weight the fold would quarantine (an event payload carries at most ±1e6).
+  func checkWeight(_ what: String, _ weight: Double) throws {
+    guard weight.magnitude <= PayloadReader.maximumWeightMagnitude else {
+      throw ImportFailure(
+        reason:
+          "\(what) has a weight of \(weight), above \(Int(PayloadReader.maximumWeightMagnitude))"
+      )
+    }
   }
 
   func check(_ split: SplitDocument, file: ContainerFile) throws {
@@ -137,6 +148,7 @@ extension ImportPlan {
         guard !negative else {
           throw ImportFailure(reason: "log '\(log.id)' has a set entry with a negative value")
         }
+        try checkWeight("log '\(log.id)'", entry.weight ?? 0)
       }
     }
     guard let year = file.year, let month = file.month,

@@ -105,8 +105,11 @@ public final class Journal: @unchecked Sendable {
     return .success(events)
   }
 
-  struct DecodeFailure: Error {
+  struct DecodeFailure: Error, CustomStringConvertible {
     var reason: String
+
+    /// The reason alone, as the quarantine notice shows it.
+    var description: String { reason }
   }
 
   /// The state folded up to `point` (all of history when nil).
