@@ -8,6 +8,8 @@ enum CommandCatalog {
     + HistoryCommands.all
     + ReadCommands.all
     + AuditCommands.all
+    + ExportCommands.all
     + ProjectionCommands.all
-    + [JournalCommands.verify, JournalCommands.sample, JournalCommands.appendLoop]
+    + [JournalCommands.verify, JournalCommands.upgradeCheck, JournalCommands.sample]
+    + [JournalCommands.appendLoop]
 }

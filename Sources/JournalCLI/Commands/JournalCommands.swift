@@ -4,7 +4,7 @@ import JournalProjections
 
 /// `init`, `verify` and the hidden `_append-loop`: the journal itself.
 enum JournalCommands {
-  static let all: [Command] = [initialize, verify, sample, appendLoop]
+  static let all: [Command] = [initialize, verify, upgradeCheck, sample, appendLoop]
 
   static let initialize = Command(
     ["init"],
@@ -56,6 +56,46 @@ enum JournalCommands {
       )
     }
     return report.isClean ? ExitStatus.success : ExitStatus.failure
+  }
+
+  static let upgradeCheck = Command(
+    ["upgrade"],
+    abstract: "Check that every stored event reads through the upgrade steps",
+    discussion: """
+      Stored events are never rewritten: old versions are upgraded each time they
+      are read. With --check this lists how many events of each type and version
+      are transformed, and fails (exit 1) when one cannot be read.
+      """,
+    options: [OptionSpec("check", help: "Only check (the only mode: events are upgraded on read)")]
+  ) { invocation in
+    try invocation.expectPositionals(atMost: 0)
+    guard invocation.arguments.flag("check") else {
+      throw UsageError(
+        "events are upgraded on read and never rewritten; use 'journal upgrade --check'"
+      )
+    }
+    let store = try FileEventStore(url: invocation.journalURL)
+    let check = try UpgradeCheck(stored: try store.readHistory().events)
+    if invocation.wantsJSON {
+      invocation.printJSON([
+        "transformed": check.transformed, "current": check.current, "unreadable": check.unreadable,
+      ])
+    } else {
+      let c = invocation.console
+      for (key, count) in check.transformed.sorted(by: { $0.key < $1.key }) {
+        c.print(
+          "  \(key.padding(toLength: 24, withPad: " ", startingAt: 0)) \(count) upgraded on read"
+        )
+      }
+      for problem in check.unreadable { c.print(c.styled("error: ", .red) + problem) }
+      let total = check.transformed.values.reduce(0, +)
+      c.print(
+        check.isClean
+          ? "ok: \(total) events upgraded on read, \(check.current) at the current version"
+          : "\(check.unreadable.count) events cannot be read by this build"
+      )
+    }
+    return check.isClean ? ExitStatus.success : ExitStatus.failure
   }
 
   static let sample = Command(

@@ -1,0 +1,92 @@
+import Foundation
+import JournalCore
+import JournalProjections
+
+/// `export`: the journal in formats other tools read.
+enum ExportCommands {
+  static let all: [Command] = [export]
+
+  /// The columns of the Strong app's CSV export, which other trackers import.
+  static let strongColumns = [
+    "Date", "Workout Name", "Duration", "Exercise Name", "Set Order", "Weight", "Reps", "Distance",
+    "Seconds", "Notes", "Workout Notes", "RPE",
+  ]
+
+  static let export = Command(
+    ["export"],
+    abstract: "Export every set as CSV (Strong's columns) or the events as NDJSON",
+    discussion: """
+      csv: one row per set of every live workout (the effective sets: recorded,
+      adjusted, or filled in from the plan), dates in the workout's own zone,
+      RFC 4180 quoting. ndjson: one line per event in effect (reverted events
+      left out), in history order.
+      """,
+    options: [
+      OptionSpec("format", value: "csv|ndjson", help: "The format (default csv)"),
+      OptionSpec("as-of", value: "EVENT|TIME", help: "Export the journal as it was then"),
+    ]
+  ) { invocation in
+    let session = try JournalSession(invocation)
+    try invocation.expectPositionals(atMost: 0)
+    let point = try invocation.string("as-of").map {
+      try Points.parse($0, in: session.journal, now: session.now)
+    }
+    switch invocation.string("format") ?? "csv" {
+    case "csv":
+      invocation.console.write(csv(session.journal.state(upTo: point)))
+    case "ndjson":
+      let events = Replayer.prefix(session.journal.history, upTo: point)
+      let cancelled = Replayer.cancelledEvents(in: events)
+      for e in events where cancelled[e.storedID] == nil {
+        invocation.console.print(try ndjson(e))
+      }
+    case let other:
+      throw UsageError("unknown format '\(other)': use 'csv' or 'ndjson'")
+    }
+    return ExitStatus.success
+  }
+
+  /// One row per effective set, in Strong's columns.
+  static func csv(_ state: JournalState) -> String {
+    var lines = [strongColumns.joined(separator: ",")]
+    for workout in state.liveWorkouts {
+      let d = workout.document
+      let format = DateFormatter()
+      format.locale = Locale(identifier: "en_US_POSIX")
+      format.calendar = Calendar(identifier: .gregorian)
+      format.timeZone = workout.timeZone
+      format.dateFormat = "yyyy-MM-dd HH:mm:ss"
+      let date = format.string(from: d.start)
+      let length = d.end.map { duration($0.timeIntervalSince(d.start)) } ?? ""
+      for log in d.logs {
+        for (index, entry) in log.effectiveSetEntries.enumerated() {
+          let fields = [
+            date, d.splitName ?? "Workout", length, log.exerciseName, String(index + 1),
+            entry.weight.map(WeightUnit.number) ?? (log.loadType == .none ? "0" : ""),
+            entry.reps.map(String.init) ?? "", "0", entry.seconds.map(String.init) ?? "0",
+            log.notes ?? "", "", "",
+          ]
+          lines.append(fields.map(AuditTable.csvField).joined(separator: ","))
+        }
+      }
+    }
+    return lines.joined(separator: "\r\n") + "\r\n"
+  }
+
+  /// `1h 2m`, `47m`, as Strong writes durations.
+  static func duration(_ seconds: TimeInterval) -> String {
+    let minutes = max(0, Int(seconds / 60))
+    return minutes >= 60 ? "\(minutes / 60)h \(minutes % 60)m" : "\(minutes)m"
+  }
+
+  /// One event as a compact JSON line with sorted keys.
+  static func ndjson(_ e: FoldEvent) throws -> String {
+    var object: [String: JSONValue] = [
+      "id": .string(e.id), "device": .string(e.device), "sequence": .int(Int64(e.sequence)),
+      "ms": .int(e.milliseconds), "lc": .int(Int64(e.counter)), "stream": .string(e.stream),
+      "type": .string(e.event.typeName), "at": .int(e.at.milliseconds), "data": e.event.payload,
+    ]
+    if let action = e.action { object["action"] = .string(action) }
+    return try JSONValue.object(object).serializedString()
+  }
+}
