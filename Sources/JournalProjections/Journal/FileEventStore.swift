@@ -42,26 +42,11 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     device: String,
     notBefore: (Int64, UInt32)?
   ) throws -> [StoredEvent] {
+    let batch = try events.map { try $0.newEvent() }
     let writer = try log.openWriter(device: device, options: options)
     defer { writer.close() }
     let repaired = writer.recoveryNotices.map(\.description)
     if !repaired.isEmpty { lock.withLock { repairNotices += repaired } }
-    var batch: [NewEvent] = []
-    batch.reserveCapacity(events.count)
-    for event in events {
-      guard let id = ULID(event.id) else {
-        throw JournalError(.invalidEvent, "event id '\(event.id)' is not a ULID")
-      }
-      batch.append(
-        NewEvent(
-          stream: event.stream,
-          type: event.type,
-          version: event.version,
-          payload: event.payload,
-          id: id
-        )
-      )
-    }
     let time = notBefore.map { HybridTime(milliseconds: $0.0, counter: $0.1) }
     return try writer.append(batch, notBefore: time).map(Self.stored)
   }
@@ -79,5 +64,17 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
       payload: record.payload,
       location: record.location.description
     )
+  }
+}
+
+extension EventToAppend {
+  /// The log's form of this event.
+  ///
+  /// - Throws: ``JournalError`` when the id is not a ULID.
+  func newEvent() throws -> NewEvent {
+    guard let ulid = ULID(id) else {
+      throw JournalError(.invalidEvent, "event id '\(id)' is not a ULID")
+    }
+    return NewEvent(stream: stream, type: type, version: version, payload: payload, id: ulid)
   }
 }

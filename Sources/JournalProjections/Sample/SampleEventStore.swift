@@ -29,22 +29,7 @@ final class SampleEventStore: EventStore, @unchecked Sendable {
     notBefore: (Int64, UInt32)?
   ) throws -> [StoredEvent] {
     let writer = try self.writer(for: device)
-    var batch: [NewEvent] = []
-    batch.reserveCapacity(events.count)
-    for event in events {
-      guard let id = ULID(event.id) else {
-        throw JournalError(.invalidEvent, "event id '\(event.id)' is not a ULID")
-      }
-      batch.append(
-        NewEvent(
-          stream: event.stream,
-          type: event.type,
-          version: event.version,
-          payload: event.payload,
-          id: id
-        )
-      )
-    }
+    let batch = try events.map { try $0.newEvent() }
     let time = notBefore.map { HybridTime(milliseconds: $0.0, counter: $0.1) }
     let stored = try writer.append(batch, notBefore: time).map(FileEventStore.stored)
     appended += stored
