@@ -90,11 +90,15 @@ extension JournalState {
     _ edit: (inout SplitDocument) -> String?
   ) {
     let id = e.streamID
-    guard var state = splits[id] else { return report(e, "no split '\(id)'; ignored") }
+    // Taken out of the dictionary while edited, so its arrays are not copied.
+    guard var state = splits.removeValue(forKey: id) else {
+      return report(e, "no split '\(id)'; ignored")
+    }
+    defer { splits[id] = state }
     guard state.deletedAt == nil else { return report(e, "split '\(id)' is deleted; ignored") }
+    // An edit reports its problem before changing anything.
     if let problem = edit(&state.document) { return report(e, "\(problem); ignored") }
     state.document.updatedAt = e.at
-    splits[id] = state
   }
 
   private mutating func reorderSplits(_ e: FoldEvent, _ reordered: SplitsReordered) {
@@ -143,12 +147,16 @@ extension JournalState {
     _ edit: (inout WorkoutState) -> String?
   ) {
     let id = e.streamID
-    guard var state = workouts[id] else { return report(e, "no workout '\(id)'; ignored") }
+    // Taken out of the dictionary while edited, so its logs are not copied.
+    guard var state = workouts.removeValue(forKey: id) else {
+      return report(e, "no workout '\(id)'; ignored")
+    }
+    defer { workouts[id] = state }
     guard state.deletedAt == nil else { return report(e, "workout '\(id)' is deleted; ignored") }
+    // An edit reports its problem before changing anything.
     if let problem = edit(&state) { return report(e, "\(problem); ignored") }
     state.document.updatedAt = e.at
     state.document.recomputeStatusFromLogs(at: e.at)
-    workouts[id] = state
   }
 }
 
