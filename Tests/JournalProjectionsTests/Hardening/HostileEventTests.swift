@@ -109,7 +109,7 @@ import Testing
     #expect(report.written.allSatisfy { $0.hasPrefix("Splits/") })
   }
 
-  @Test(arguments: [5e-324, 5000, 999_999])
+  @Test(arguments: [Double.leastNonzeroMagnitude, 5000, 999_999])
   func aWeightWithinTheLimitFolds(_ weight: Double) throws {
     let h = try workoutWithDeliveredWeight(weight)
     #expect(h.journal.quarantined.isEmpty)
