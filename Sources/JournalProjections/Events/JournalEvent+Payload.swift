@@ -222,11 +222,7 @@ extension JournalEvent {
       w.set("weight", u.weight) { JSONValue(number: $0) }
       w.set("loadType", u.loadType) { .int(Int64($0.rawValue)) }
       w.set("durationSeconds", u.durationSeconds) { .int(Int64($0)) }
-      w.set("machineSettings", u.machineSettings) { settings in
-        var inner = PayloadWriter()
-        inner.set("v", settings)
-        return inner.object["v"] ?? .null
-      }
+      w.set("machineSettings", u.machineSettings) { JSONValue(machineSettings: $0) }
       w.set("libraryName", u.libraryName, JSONValue.string)
     case .exerciseRemoved(let removed):
       w.set("exerciseID", removed.exerciseID)
@@ -261,11 +257,7 @@ extension JournalEvent {
       w.set("weight", e.weight) { JSONValue(number: $0) }
       w.set("durationSeconds", e.durationSeconds) { .int(Int64($0)) }
       w.set("notes", e.notes, JSONValue.string)
-      w.set("machineSettings", e.machineSettings) { settings in
-        var inner = PayloadWriter()
-        inner.set("v", settings)
-        return inner.object["v"] ?? .null
-      }
+      w.set("machineSettings", e.machineSettings) { JSONValue(machineSettings: $0) }
     case .setCompleted(let set):
       w.set("logID", set.logID)
       if let actuals = set.actuals { actuals.write(to: &w) } else { w.set("cursorOnly", true) }

@@ -223,11 +223,7 @@ struct PayloadWriter {
   }
 
   mutating func set(_ key: String, _ value: [MachineSetting]?) {
-    if let value {
-      object[key] = .array(
-        value.map { .object(["name": .string($0.name), "value": .string($0.value)]) }
-      )
-    }
+    if let value { object[key] = JSONValue(machineSettings: value) }
   }
 
   mutating func set(_ key: String, _ value: JSONValue?) {
@@ -245,6 +241,11 @@ struct PayloadWriter {
 }
 
 extension JSONValue {
+  /// Machine settings as an array of `{name, value}` objects.
+  init(machineSettings settings: [MachineSetting]) {
+    self = .array(settings.map { .object(["name": .string($0.name), "value": .string($0.value)]) })
+  }
+
   /// A number: `.int` when whole and in range, else `.double`.
   init(number: Double) {
     if number == number.rounded(), abs(number) < 9.0e15 {
