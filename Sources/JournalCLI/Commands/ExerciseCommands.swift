@@ -195,10 +195,12 @@ enum ExerciseCommands {
 
   /// `3×5 @ 100`, `2×15`, `2×60 s`.
   static func describe(_ exercise: ExerciseDocument) -> String {
-    switch exercise.loadType {
-    case .weight: "\(exercise.sets)×\(exercise.reps) @ \(WeightUnit.number(exercise.weight))"
-    case .none: "\(exercise.sets)×\(exercise.reps)"
-    case .duration: "\(exercise.sets)×\(exercise.durationSeconds) s"
-    }
+    WorkoutOutput.plan(
+      sets: exercise.sets,
+      reps: exercise.reps,
+      weight: exercise.weight,
+      seconds: exercise.durationSeconds,
+      loadType: exercise.loadType
+    )
   }
 }

@@ -47,12 +47,24 @@ enum WorkoutOutput {
     }
   }
 
-  /// The plan of one set of `log`.
+  /// The plan of `log`: `3×5 @ 100`, `2×15`, `2×60 s`.
   static func plan(_ log: WorkoutLogDocument) -> String {
-    switch log.loadType {
-    case .weight: return "\(log.sets)×\(log.reps) @ \(WeightUnit.number(log.weight))"
-    case .none: return "\(log.sets)×\(log.reps)"
-    case .duration: return "\(log.sets)×\(log.durationSeconds) s"
+    plan(
+      sets: log.sets,
+      reps: log.reps,
+      weight: log.weight,
+      seconds: log.durationSeconds,
+      loadType: log.loadType
+    )
+  }
+
+  /// A plan in words, the same for exercises and logs.
+  static func plan(sets: Int, reps: Int, weight: Double, seconds: Int, loadType: LoadType) -> String
+  {
+    switch loadType {
+    case .weight: "\(sets)×\(reps) @ \(WeightUnit.number(weight))"
+    case .none: "\(sets)×\(reps)"
+    case .duration: "\(sets)×\(seconds) s"
     }
   }
 
