@@ -41,6 +41,10 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let refusedFile = Kind(rawValue: "refusedFile")
     /// A journal folder that others than its owner may write to; fix with `chmod 700`.
     public static let unsafePermissions = Kind(rawValue: "unsafePermissions")
+    /// A ``DevicePosition`` that no longer names the record it was taken at.
+    ///
+    /// Its segment is missing, shorter, or holds other bytes there. Read the whole history instead.
+    public static let positionChanged = Kind(rawValue: "positionChanged")
     /// An operating-system call failed (disk full, I/O error, permission denied…).
     public static let io = Kind(rawValue: "io")
   }

@@ -84,6 +84,7 @@ public final class DeviceWriter: @unchecked Sendable {
   private var lineCount: Int
   private var lastSequenceValue: UInt64
   private var lastHash: SHA256Digest
+  private var positionValue: DevicePosition?
   private var clock: HybridLogicalClock
   private var ids: ULIDGenerator
   private var failure: JournalError?
@@ -104,7 +105,8 @@ public final class DeviceWriter: @unchecked Sendable {
     self.segmentSize = state.segmentSize
     self.lineCount = state.lineCount
     self.lastSequenceValue = state.lastRecord?.sequence ?? 0
-    self.lastHash = state.lastRecord?.hash ?? .zero
+    self.lastHash = state.lastPosition?.hash ?? .zero
+    self.positionValue = state.lastPosition
     self.clock = HybridLogicalClock(last: state.lastRecord?.time ?? .zero)
     var ids = ULIDGenerator(random: options.random)
     if let lastID = state.lastRecord?.id { ids.observe(lastID) }
@@ -175,6 +177,13 @@ public final class DeviceWriter: @unchecked Sendable {
   /// The sequence number of the device's last record, 0 when it has none.
   public var lastSequence: UInt64 { mutex.locked { lastSequenceValue } }
 
+  /// The end of the device's last record (after the last append, or found when opening);
+  /// nil when the device has none.
+  ///
+  /// A reader that read up to the position the writer had when it opened can move its own
+  /// position to this one after an append.
+  public var position: DevicePosition? { mutex.locked { positionValue } }
+
   /// The clock reading of the device's last record; new records sort after it.
   public var lastTime: HybridTime { mutex.locked { clock.last } }
 
@@ -240,6 +249,7 @@ public final class DeviceWriter: @unchecked Sendable {
       var sequence = lastSequenceValue
       var previous = lastHash
       var bytes: [UInt8] = []
+      var lastLineLength = 0
       var records: [EventRecord] = []
       records.reserveCapacity(events.count)
       for event in events {
@@ -262,6 +272,7 @@ public final class DeviceWriter: @unchecked Sendable {
           )
         }
         previous = encoded.record.hash
+        lastLineLength = encoded.line.count - 1
         bytes.append(contentsOf: encoded.line)
         records.append(encoded.record)
       }
@@ -291,6 +302,14 @@ public final class DeviceWriter: @unchecked Sendable {
       lastHash = previous
       segmentSize += bytes.count
       lineCount += events.count
+      positionValue = DevicePosition(
+        segment: segmentNumber,
+        offset: segmentSize,
+        line: lineCount,
+        sequence: sequence,
+        length: lastLineLength,
+        hash: previous
+      )
       return records
     }
   }

@@ -10,6 +10,9 @@ public struct DeviceHistory: Sendable {
   public var notices: [RecoveryNotice]
   /// The corruption that ended the history early, if any: nothing after it was used.
   public var stoppedBy: JournalError?
+  /// The end of the last record read (or of the record a read resumed after, when it read
+  /// nothing new); nil when the device has no record that could be read.
+  public var position: DevicePosition?
 }
 
 /// Every device's records merged in one deterministic order.
@@ -22,6 +25,11 @@ public struct JournalHistory: Sendable {
   public var notices: [RecoveryNotice]
   /// Devices whose history stopped early at a corrupt record.
   public var errors: [JournalError]
+  /// The end of each device's last record read, by device.
+  ///
+  /// ``EventLog/readHistory(after:)`` resumes from them. Devices with no readable record have
+  /// none.
+  public var positions: [String: DevicePosition] = [:]
 
   /// A record whose event id was already handed on.
   public struct Duplicate: Sendable, Hashable, CustomStringConvertible {
@@ -76,13 +84,36 @@ extension EventLog {
   ///   ``JournalError/Kind/io``.
   /// - Complexity: O(n) in the device's bytes.
   public func readDevice(_ device: String) throws -> DeviceHistory {
+    try readDevice(device, after: nil)
+  }
+
+  /// Reads the records of `device` after `position`, or all of them when it is nil.
+  ///
+  /// See ``readDevice(_:)`` and ``readHistory(after:)``.
+  ///
+  /// - Throws: ``JournalError`` of kind ``JournalError/Kind/positionChanged`` when the
+  ///   record at `position` is not there any more, ``JournalError/Kind/invalidDeviceName``
+  ///   or ``JournalError/Kind/io``.
+  /// - Complexity: O(n) in the bytes after `position`, plus the device's file names.
+  public func readDevice(
+    _ device: String,
+    after position: DevicePosition?
+  ) throws -> DeviceHistory {
     try EventLog.validateDeviceName(device)
     var history = DeviceHistory(device: device, records: [], notices: [], stoppedBy: nil)
-    do {
-      try checkDeviceFolder(device)
-    } catch {
-      history.stoppedBy = error
-      return history
+    if let position {
+      do {
+        try checkDeviceFolder(device)
+      } catch {
+        throw positionChanged(device, position, error.message)
+      }
+    } else {
+      do {
+        try checkDeviceFolder(device)
+      } catch {
+        history.stoppedBy = error
+        return history
+      }
     }
     let folder = deviceFolder(device)
     let listing = try DeviceFolderListing(folder: folder)
@@ -114,20 +145,46 @@ extension EventLog {
         )
       )
     }
-    for (index, segment) in segments.enumerated() {
+    var start = segments.startIndex
+    if let position {
+      guard let found = segments.firstIndex(where: { $0.number == position.segment }) else {
+        throw positionChanged(device, position, "the segment is not there")
+      }
+      guard position.length >= 1, position.offset > position.length else {
+        throw positionChanged(device, position, "the position is malformed")
+      }
+      start = found
+      history.position = position
+    }
+    for index in segments[start...].indices {
+      let segment = segments[index]
       let relative = relativePath(device: device, file: segment.name)
+      // Resuming: read from the boundary record's first byte, to check it.
+      let resume = index == start ? position : nil
+      let from = resume.map { $0.offset - $0.length - 1 } ?? 0
       let bytes: [UInt8]
       do {
-        bytes = try readSegmentFile(device: device, name: segment.name)
+        bytes = try readSegmentFile(device: device, name: segment.name, from: from)
       } catch {
         guard error.kind == .refusedFile else { throw error }
+        if let resume { throw positionChanged(device, resume, error.message) }
         history.stoppedBy = error
         break
       }
-      let isLast = listing.gap == nil && index == segments.count - 1
-      let stop = bytes.withUnsafeBytes { buffer in
-        readSegment(
+      let isLast = listing.gap == nil && index == segments.endIndex - 1
+      let stop = try bytes.withUnsafeBytes { whole in
+        var buffer = whole
+        var firstLine = 1
+        if let resume {
+          try checkBoundary(whole, device: device, position: resume)
+          buffer = UnsafeRawBufferPointer(rebasing: whole[(resume.length + 1)...])
+          firstLine = resume.line + 1
+        }
+        return readSegment(
           buffer,
+          segment: segment.number,
+          offset: resume?.offset ?? 0,
+          firstLine: firstLine,
           file: relative,
           device: device,
           isLast: isLast,
@@ -139,15 +196,63 @@ extension EventLog {
     return history
   }
 
+  /// Checks that `bytes`, read from the start of the boundary record of `position`, start
+  /// with that record's line and newline.
+  private func checkBoundary(
+    _ bytes: UnsafeRawBufferPointer,
+    device: String,
+    position: DevicePosition
+  ) throws(JournalError) {
+    guard bytes.count > position.length else {
+      throw positionChanged(device, position, "the segment is shorter than the position")
+    }
+    let line = UnsafeRawBufferPointer(rebasing: bytes[0..<position.length])
+    guard bytes[position.length] == UInt8(ascii: "\n"), SHA256.hash(line) == position.hash
+    else {
+      throw positionChanged(device, position, "the record there is not the one read before")
+    }
+  }
+
+  private func positionChanged(
+    _ device: String,
+    _ position: DevicePosition,
+    _ reason: String
+  ) -> JournalError {
+    JournalError(
+      .positionChanged,
+      file: relativePath(device: device, file: Segment.fileName(position.segment)),
+      line: position.line,
+      "\(reason); read the whole history instead"
+    )
+  }
+
   /// Decodes one segment into `history`; returns true when the history must stop.
+  ///
+  /// `buffer` holds the segment from byte `offset` on, starting at line `firstLine`.
   private func readSegment(
     _ buffer: UnsafeRawBufferPointer,
+    segment: Int,
+    offset: Int,
+    firstLine: Int,
     file: String,
     device: String,
     isLast: Bool,
     into history: inout DeviceHistory
   ) -> Bool {
-    let lines = segmentLines(buffer)
+    let lines = segmentLines(buffer, firstLine: firstLine)
+    var lastRead: SegmentLine?
+    defer {
+      if let line = lastRead, let record = history.records.last {
+        history.position = DevicePosition(
+          segment: segment,
+          offset: offset + line.range.upperBound + 1,
+          line: line.number,
+          sequence: record.sequence,
+          length: line.range.count,
+          hash: SHA256.hash(UnsafeRawBufferPointer(rebasing: buffer[line.range]))
+        )
+      }
+    }
     var end = lines.count
     if isLast {
       let tail = findTail(buffer, lines: lines, file: file)
@@ -186,6 +291,7 @@ extension EventLog {
           )
         }
         history.records.append(record)
+        lastRead = line
       } catch {
         history.stoppedBy = JournalError(
           .corruptRecord,
@@ -209,7 +315,37 @@ extension EventLog {
   /// - Throws: ``JournalError`` of kind ``JournalError/Kind/io``.
   /// - Complexity: O(n × d) for n records on d devices.
   public func readHistory() throws -> JournalHistory {
-    let devices = try deviceNames().map { try readDevice($0) }
+    try readHistory(after: [:])
+  }
+
+  /// Reads only what every device appended after its position, and every device without a
+  /// position whole, merged as ``readHistory()`` merges.
+  ///
+  /// For a device with a position, the boundary record is read back first and must be the
+  /// same bytes (same length, same SHA-256); then the rest of its segment and every later
+  /// segment are read. Torn tails, sync artefacts and gaps give the same notices as a full
+  /// read, and ``JournalHistory/positions`` gives where each device's reading ended, ready
+  /// for the next call. A device named in `positions` whose folder is gone is an error.
+  ///
+  /// Event ids are checked for duplicates only among the records read. The records read
+  /// may sort before records of other devices read earlier (a device that synced late):
+  /// a caller that folds them on top of an earlier state must check their order.
+  ///
+  /// Never modifies a file.
+  ///
+  /// - Throws: ``JournalError`` of kind ``JournalError/Kind/positionChanged`` when a
+  ///   boundary record is not there any more (its segment missing, shorter or rewritten): the
+  ///   caller should read the whole history instead. ``JournalError/Kind/io``.
+  /// - Complexity: O(n × d) for the n records after the positions on d devices, plus the
+  ///   file names of each device; O(1) per segment before a position.
+  public func readHistory(after positions: [String: DevicePosition]) throws -> JournalHistory {
+    var names = try deviceNames()
+    for (device, position) in positions where !names.contains(device) {
+      try EventLog.validateDeviceName(device)
+      throw positionChanged(device, position, "the device folder is not there")
+    }
+    names.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    let devices = try names.map { try readDevice($0, after: positions[$0]) }
     var history = EventLog.merge(devices)
     history.notices += deviceFolderCopies()
     return history
@@ -241,6 +377,9 @@ extension EventLog {
       notices: devices.flatMap(\.notices),
       errors: devices.compactMap(\.stoppedBy)
     )
+    for device in devices {
+      if let position = device.position { result.positions[device.device] = position }
+    }
     let total = devices.reduce(0) { $0 + $1.records.count }
     result.records.reserveCapacity(total)
     var seen: [ULID: RecordLocation] = [:]

@@ -101,11 +101,12 @@ extension FileIO {
     }
   }
 
-  /// Reads a whole file; a symbolic link is refused (`ELOOP`), never followed.
-  func readFile(_ path: String) throws(SystemFailure) -> [UInt8] {
+  /// Reads a file from byte `offset` to its end (nothing when it is shorter); a symbolic
+  /// link is refused (`ELOOP`), never followed.
+  func readFile(_ path: String, from offset: Int = 0) throws(SystemFailure) -> [UInt8] {
     let descriptor = try open(path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW, mode: 0)
     defer { close(descriptor) }
-    let size = Int(try size(descriptor, path: path))
+    let size = max(0, Int(try size(descriptor, path: path)) - offset)
     var bytes = [UInt8](repeating: 0, count: size)
     var filled = 0
     var failure: SystemFailure?
@@ -115,7 +116,7 @@ extension FileIO {
           let count = try read(
             descriptor,
             into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]),
-            at: Int64(filled),
+            at: Int64(offset + filled),
             path: path
           )
           if count == 0 { break }

@@ -19,6 +19,8 @@ struct RecoveredState {
   var lineCount = 0
   /// The device's last good record, nil for an empty device.
   var lastRecord: EventRecord?
+  /// The end of ``lastRecord``.
+  var lastPosition: DevicePosition?
 }
 
 extension DeviceWriter {
@@ -40,14 +42,20 @@ extension DeviceWriter {
     let relative = log.relativePath(device: device, file: last.name)
     let bytes = try log.readSegmentFile(device: device, name: last.name)
     do {
-      let (lines, tail) = bytes.withUnsafeBytes { buffer in
+      let (lines, tail, position) = bytes.withUnsafeBytes { buffer in
         let lines = segmentLines(buffer)
-        return (lines, findTail(buffer, lines: lines, file: relative))
+        let tail = findTail(buffer, lines: lines, file: relative)
+        var position: DevicePosition?
+        if let record = tail.lastRecord, let line = tail.lastLine {
+          position = DevicePosition(segment: last.number, line: line, record: record, in: buffer)
+        }
+        return (lines, tail, position)
       }
       state.segmentNumber = last.number
       state.segmentSize = tail.validEnd
       state.lineCount = tail.firstTornLine ?? lines.count
       state.lastRecord = tail.lastRecord
+      state.lastPosition = position
       if let firstTorn = tail.firstTornLine {
         let torn = Array(bytes[tail.validEnd...])
         let sideName = nextSideFileName(for: last.name, existing: listing.sideFiles)
@@ -70,11 +78,13 @@ extension DeviceWriter {
         )
       }
       if state.lastRecord == nil {
-        state.lastRecord = try lastRecordOfSealedSegments(
+        let sealed = try lastRecordOfSealedSegments(
           log: log,
           device: device,
           segments: listing.segments.dropLast()
         )
+        state.lastRecord = sealed?.record
+        state.lastPosition = sealed?.position
       }
     } catch let failure as SystemFailure {
       throw failure.journalError(file: relative)
@@ -90,16 +100,17 @@ extension DeviceWriter {
     return state
   }
 
-  /// The last record of the newest non-empty sealed segment.
+  /// The last record of the newest non-empty sealed segment, and its end.
   private static func lastRecordOfSealedSegments(
     log: EventLog,
     device: String,
     segments: ArraySlice<(number: Int, name: String)>
-  ) throws -> EventRecord? {
+  ) throws -> (record: EventRecord, position: DevicePosition)? {
     for segment in segments.reversed() {
       let relative = log.relativePath(device: device, file: segment.name)
       let bytes = try log.readSegmentFile(device: device, name: segment.name)
-      let result: Result<EventRecord, JournalError>? = bytes.withUnsafeBytes { buffer in
+      let result: Result<(EventRecord, DevicePosition), JournalError>? = bytes.withUnsafeBytes {
+        buffer in
         let lines = segmentLines(buffer)
         guard let line = lines.last else { return nil }
         let location = RecordLocation(file: relative, line: line.number)
@@ -114,12 +125,17 @@ extension DeviceWriter {
           )
         }
         do throws(RecordFailure) {
-          return .success(
-            try EventRecord.decode(
-              line: UnsafeRawBufferPointer(rebasing: buffer[line.range]),
-              location: location
-            )
+          let record = try EventRecord.decode(
+            line: UnsafeRawBufferPointer(rebasing: buffer[line.range]),
+            location: location
           )
+          let position = DevicePosition(
+            segment: segment.number,
+            line: line,
+            record: record,
+            in: buffer
+          )
+          return .success((record, position))
         } catch {
           return .failure(
             JournalError(.corruptRecord, file: relative, line: line.number, error.cause)

@@ -192,12 +192,17 @@ func refusedFileKind(_ path: String, expectFolder: Bool) -> String? {
 }
 
 extension EventLog {
-  /// Reads a whole segment file, refusing what is not one: a symbolic link, a folder, or a
-  /// file larger than ``Segment/maximumFileSize`` (which is not read).
+  /// Reads a segment file from byte `offset` to its end, refusing what is not one: a
+  /// symbolic link, a folder, or a file larger than ``Segment/maximumFileSize`` (which is
+  /// not read).
   ///
   /// - Throws: ``JournalError`` of kind ``JournalError/Kind/refusedFile`` or
   ///   ``JournalError/Kind/io``.
-  func readSegmentFile(device: String, name: String) throws(JournalError) -> [UInt8] {
+  func readSegmentFile(
+    device: String,
+    name: String,
+    from offset: Int = 0
+  ) throws(JournalError) -> [UInt8] {
     let path = deviceFolder(device).appendingPathComponent(name).path
     let relative = relativePath(device: device, file: name)
     if let refusal = refusedFileKind(path, expectFolder: false) {
@@ -213,7 +218,7 @@ extension EventLog {
       )
     }
     do {
-      return try fileIO.readFile(path)
+      return try fileIO.readFile(path, from: offset)
     } catch {
       throw error.journalError(file: relative)
     }
@@ -249,7 +254,8 @@ struct SegmentLine {
 /// Splits `bytes` into lines.
 ///
 /// A file ending in a newline has no empty last line.
-func segmentLines(_ bytes: UnsafeRawBufferPointer) -> [SegmentLine] {
+/// Lines are numbered from `firstLine`.
+func segmentLines(_ bytes: UnsafeRawBufferPointer, firstLine: Int = 1) -> [SegmentLine] {
   var lines: [SegmentLine] = []
   guard let base = bytes.baseAddress else { return lines }
   var start = 0
@@ -257,11 +263,17 @@ func segmentLines(_ bytes: UnsafeRawBufferPointer) -> [SegmentLine] {
     let remaining = bytes.count - start
     if let found = memchr(base + start, 0x0A, remaining) {
       let end = base.distance(to: UnsafeRawPointer(found))
-      lines.append(SegmentLine(range: start..<end, isTerminated: true, number: lines.count + 1))
+      lines.append(
+        SegmentLine(range: start..<end, isTerminated: true, number: firstLine + lines.count)
+      )
       start = end + 1
     } else {
       lines.append(
-        SegmentLine(range: start..<bytes.count, isTerminated: false, number: lines.count + 1)
+        SegmentLine(
+          range: start..<bytes.count,
+          isTerminated: false,
+          number: firstLine + lines.count
+        )
       )
       break
     }
@@ -277,6 +289,8 @@ struct SegmentTail {
   var firstTornLine: Int?
   /// The last good record, if any line is good.
   var lastRecord: EventRecord?
+  /// The line of ``lastRecord``.
+  var lastLine: SegmentLine?
   /// Why the first torn line was rejected.
   var cause: String?
 }
@@ -302,6 +316,7 @@ func findTail(
       )
       tail.validEnd = line.range.upperBound + 1
       tail.lastRecord = record
+      tail.lastLine = line
       break
     } catch {
       tail.firstTornLine = index

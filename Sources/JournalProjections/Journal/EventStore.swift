@@ -71,3 +71,34 @@ public protocol EventStore: AnyObject, Sendable {
     notBefore: (Int64, UInt32)?
   ) throws -> [StoredEvent]
 }
+
+/// Stored events read from files, with where each device's reading ended.
+public struct StoredHistory: Sendable {
+  /// The events in merge order, duplicates removed.
+  public var events: [StoredEvent]
+  /// What was set aside on the way (torn tails, duplicates, corrupt records).
+  public var notices: [String]
+  /// The end of each device's last record read; see ``DevicePosition``.
+  public var positions: [String: DevicePosition]
+
+  /// Creates a history.
+  public init(events: [StoredEvent], notices: [String], positions: [String: DevicePosition]) {
+    self.events = events
+    self.notices = notices
+    self.positions = positions
+  }
+}
+
+/// A store kept in files, whose reads end at positions a later read can resume from.
+public protocol PositionedEventStore: EventStore {
+  /// Every event after `positions` (every event of a device without one), in merge order;
+  /// see `EventLog.readHistory(after:)`.
+  ///
+  /// - Throws: `JournalError` of kind `positionChanged` when a position no longer names
+  ///   the record it was taken at: read everything instead.
+  func readHistory(after positions: [String: DevicePosition]) throws -> StoredHistory
+
+  /// The positions of `device` before and after the last append through this store: the
+  /// end of the device's last record when the writer opened, and after the batch.
+  func lastAppend(device: String) -> (before: DevicePosition?, after: DevicePosition?)?
+}

@@ -3,11 +3,12 @@ import JournalCore
 
 /// The journal folder on disk as an ``EventStore``: each device appends to its
 /// own segments; reading merges every device.
-public final class FileEventStore: EventStore, @unchecked Sendable {
+public final class FileEventStore: PositionedEventStore, @unchecked Sendable {
   public let log: EventLog
   private let options: DeviceWriter.Options
   private let lock = NSLock()
   private var repairNotices: [String] = []
+  private var appendPositions: [String: (before: DevicePosition?, after: DevicePosition?)] = [:]
 
   /// Opens the journal at `url`.
   ///
@@ -29,12 +30,21 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
   }
 
   public func readHistory() throws -> (events: [StoredEvent], notices: [String]) {
-    let history = try log.readHistory()
+    let history = try readHistory(after: [:])
+    return (history.events, history.notices)
+  }
+
+  public func readHistory(after positions: [String: DevicePosition]) throws -> StoredHistory {
+    let history = try log.readHistory(after: positions)
     var notices = history.notices.map(\.description)
     notices += history.duplicates.map(\.description)
     notices += history.errors.map(\.description)
     let events = history.records.map(Self.stored)
-    return (events, notices)
+    return StoredHistory(events: events, notices: notices, positions: history.positions)
+  }
+
+  public func lastAppend(device: String) -> (before: DevicePosition?, after: DevicePosition?)? {
+    lock.withLock { appendPositions[device] }
   }
 
   public func append(
@@ -48,7 +58,12 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     let repaired = writer.recoveryNotices.map(\.description)
     if !repaired.isEmpty { lock.withLock { repairNotices += repaired } }
     let time = notBefore.map { HybridTime(milliseconds: $0.0, counter: $0.1) }
-    return try writer.append(batch, notBefore: time).map(Self.stored)
+    let before = writer.position
+    lock.withLock { appendPositions[device] = nil }
+    let records = try writer.append(batch, notBefore: time)
+    let after = writer.position
+    lock.withLock { appendPositions[device] = (before, after) }
+    return records.map(Self.stored)
   }
 
   static func stored(_ record: EventRecord) -> StoredEvent {

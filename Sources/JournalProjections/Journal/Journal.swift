@@ -25,6 +25,12 @@ public final class Journal: @unchecked Sendable {
   public private(set) var quarantined: [String: String] = [:]
   /// What reading set aside: torn tails, duplicates, unreadable events.
   public private(set) var notices: [String] = []
+  /// Where the history read ends on each device, moved by appends through this journal.
+  ///
+  /// `EventLog.readHistory(after:)` resumes from them. Empty for stores without files (not
+  /// a ``PositionedEventStore``); a device appended to by another writer since the read
+  /// has none.
+  public private(set) var positions: [String: DevicePosition] = [:]
   /// The fold of the whole history, kept up to date by appends that add no revert.
   private var current: JournalState?
 
@@ -43,7 +49,15 @@ public final class Journal: @unchecked Sendable {
 
   /// Reads the history again from the store.
   public func reload() throws {
-    let (stored, storeNotices) = try store.readHistory()
+    let stored: [StoredEvent]
+    let storeNotices: [String]
+    var positions: [String: DevicePosition] = [:]
+    if let positioned = store as? any PositionedEventStore {
+      let read = try positioned.readHistory(after: [:])
+      (stored, storeNotices, positions) = (read.events, read.notices, read.positions)
+    } else {
+      (stored, storeNotices) = try store.readHistory()
+    }
     var history: [FoldEvent] = []
     history.reserveCapacity(stored.count)
     var quarantined: [String: String] = [:]
@@ -63,6 +77,7 @@ public final class Journal: @unchecked Sendable {
     self.current = nil
     self.quarantined = quarantined
     self.notices = notices
+    self.positions = positions
   }
 
   /// Upcasts and decodes one stored event; one stored event may become several.
@@ -163,6 +178,15 @@ public final class Journal: @unchecked Sendable {
     }
     let last = history.last.map { ($0.milliseconds, $0.counter) }
     let stored = try store.append(toAppend, device: device, notBefore: last)
+    // The device's position moves with the append only if nothing else was appended to it
+    // since the history was read.
+    if let positioned = store as? any PositionedEventStore,
+      let moved = positioned.lastAppend(device: device), moved.before == positions[device]
+    {
+      positions[device] = moved.after
+    } else {
+      positions[device] = nil
+    }
     var appended: [FoldEvent] = []
     for record in stored {
       if case .success(let events) = Self.decode(record, upcaster: upcaster) { appended += events }
