@@ -15,6 +15,20 @@ struct JournalSession {
 
   /// Opens the journal named by the invocation.
   init(_ invocation: Invocation) throws {
+    let url = try Self.journalURL(invocation)
+    let store = try FileEventStore(url: url)
+    let now = Date()
+    let generator = IDSource(now: now)
+    self.store = store
+    self.journal = try Journal(store: store, newID: generator.next)
+    self.device = try Self.device(invocation)
+    self.now = now
+    self.at = try invocation.arguments.value("at").map { try TimeParser.parse($0, now: now) }
+    for notice in journal.notices { invocation.console.error("warning: \(notice)") }
+  }
+
+  /// The journal folder named by the invocation, checked to hold a journal.
+  static func journalURL(_ invocation: Invocation) throws -> URL {
     let url = invocation.journalURL
     guard
       FileManager.default.fileExists(
@@ -26,15 +40,7 @@ struct JournalSession {
         hint: "create one with 'journal init', or pass --journal DIR (or set WORKOUT_JOURNAL)"
       )
     }
-    let store = try FileEventStore(url: url)
-    let now = Date()
-    let generator = IDSource(now: now)
-    self.store = store
-    self.journal = try Journal(store: store, newID: generator.next)
-    self.device = try Self.device(invocation)
-    self.now = now
-    self.at = try invocation.arguments.value("at").map { try TimeParser.parse($0, now: now) }
-    for notice in journal.notices { invocation.console.error("warning: \(notice)") }
+    return url
   }
 
   /// The device: `--device`, else `$WORKOUT_DEVICE`, else `cli`.

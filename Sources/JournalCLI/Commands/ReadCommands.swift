@@ -71,16 +71,26 @@ enum ReadCommands {
       ),
     ]
   ) { invocation in
-    let session = try JournalSession(invocation)
+    // The cache in the journal folder answers without reading history when it
+    // can (docs/Performance.md, B6); otherwise the whole journal is read and
+    // the cache written for next time. Both give the same answer.
+    let url = try JournalSession.journalURL(invocation)
+    _ = try JournalSession.device(invocation)
     try invocation.expectPositionals(atMost: 0)
-    let moment =
-      try invocation.string("as-of").map { try TimeParser.parse($0, now: session.now) }
-      ?? session.now
+    let now = Date()
+    let moment = try invocation.string("as-of").map { try TimeParser.parse($0, now: now) } ?? now
     let zoneName = invocation.string("time-zone")
     guard let zone = zoneName.map({ TimeZone(identifier: $0) }) ?? TimeZone.current else {
       throw UsageError("unknown time zone '\(zoneName ?? "")'")
     }
-    let snapshot = TodayProjection.snapshot(of: session.state(), at: moment, timeZone: zone)
+    let snapshot: TodaySnapshot
+    if let cached = TodayCache.snapshot(journalAt: url, at: moment, timeZone: zone) {
+      snapshot = cached
+    } else {
+      let session = try JournalSession(invocation)
+      snapshot = TodayProjection.snapshot(of: session.state(), at: moment, timeZone: zone)
+      TodayCache.save(session.journal, journalAt: url)
+    }
     if invocation.wantsJSON {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
