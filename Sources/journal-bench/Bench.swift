@@ -70,6 +70,7 @@ final class Bench {
         + "\(options.repetitions) repetitions, scratch \(scratch.path)"
     )
     if wants("B1") || wants("B2") { try appendScenarios() }
+    if wants("B9") { try alternativesScenario() }
     for size in options.sizes {
       if wants("B3") || wants("B7") { try replayScenarios(size: size) }
       if wants("B4") { try encodingScenarios(size: size) }

@@ -378,9 +378,3 @@ private struct GeneratorRun {
     }
   }
 }
-
-func seconds(since start: ContinuousClock.Instant) -> Double {
-  let elapsed = ContinuousClock.now - start
-  let (whole, attoseconds) = elapsed.components
-  return Double(whole) + Double(attoseconds) / 1e18
-}

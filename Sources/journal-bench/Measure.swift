@@ -118,6 +118,13 @@ func time(_ body: () throws -> Void) rethrows -> Double {
   return seconds(since: start)
 }
 
+/// The seconds since `start`.
+func seconds(since start: ContinuousClock.Instant) -> Double {
+  let elapsed = ContinuousClock.now - start
+  let (whole, attoseconds) = elapsed.components
+  return Double(whole) + Double(attoseconds) / 1e18
+}
+
 // MARK: - Formatting
 
 func format(_ value: Double) -> String {
