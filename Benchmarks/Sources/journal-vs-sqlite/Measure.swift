@@ -1,0 +1,1 @@
+../../../Sources/journal-bench/Measure.swift
