@@ -33,6 +33,8 @@ public final class Journal: @unchecked Sendable {
   public private(set) var positions: [String: DevicePosition] = [:]
   /// The fold of the whole history, kept up to date by appends that add no revert.
   private var current: JournalState?
+  /// The digest of `history`'s ids, kept up to date by appends once computed.
+  private var digest: HistoryDigest?
 
   /// Opens a journal on `store` and reads its history.
   ///
@@ -75,6 +77,7 @@ public final class Journal: @unchecked Sendable {
     if !quarantined.isEmpty { history.removeAll { quarantined[$0.stream] != nil } }
     self.history = history
     self.current = nil
+    self.digest = nil
     self.quarantined = quarantined
     self.notices = notices
     self.positions = positions
@@ -136,6 +139,16 @@ public final class Journal: @unchecked Sendable {
     return folded
   }
 
+  /// The digest of ``history``'s event ids: computed on first use, then kept
+  /// up to date by appends, so a rebuild proves its checkpoint's prefix of
+  /// history unchanged without reading all of it.
+  public func historyDigest() -> HistoryDigest {
+    if let digest { return digest }
+    let computed = HistoryDigest(history)
+    digest = computed
+    return computed
+  }
+
   /// Validates `command` against the current state and appends its events
   /// as one durable batch.
   ///
@@ -192,6 +205,7 @@ public final class Journal: @unchecked Sendable {
       if case .success(let events) = Self.decode(record, upcaster: upcaster) { appended += events }
     }
     history += appended
+    digest?.append(contentsOf: appended)
     // New events sort after everything folded, so they fold on top, unless a
     // revert changes which earlier events count.
     if var state = current,

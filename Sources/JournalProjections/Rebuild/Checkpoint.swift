@@ -5,20 +5,27 @@ import JournalCore
 /// the output folder so the next rebuild folds only the events after it.
 ///
 /// Stored in `.journal-checkpoint/`: one file per stream (`streams/split-<id>.json`,
-/// `streams/workout-<id>.json`, the stream's fold state) and a `head` that says
-/// which prefix of history the states are the fold of and holds the SHA-256 of
-/// every stream file. The head ends with the SHA-256 of its own bytes, so a
-/// torn, edited or foreign file is detected; a stream file that does not match
-/// its digest is detected when loaded. Either way the rebuild folds from the
-/// start instead: the checkpoint changes only the speed.
+/// `streams/workout-<id>.json`, the stream's fold state), an index of the
+/// workout streams in buckets (`index/<bucket>`: stream, SHA-256 of its file,
+/// expiry), and a `head` that says which prefix of history the states are the
+/// fold of, lists the splits and the workouts whose documents change with time
+/// alone, and holds the SHA-256 of every index bucket. The head ends with the
+/// SHA-256 of its own bytes, so a torn, edited or foreign file is detected; a
+/// bucket or stream file that does not match its digest is detected when
+/// loaded. Either way the rebuild folds from the start instead: the
+/// checkpoint changes only the speed.
 ///
-/// Loading costs O(splits + streams touched), not O(state): the head is a
-/// short line per stream and only the stream files needed are read.
+/// Loading and saving cost O(splits + expiring streams + buckets + streams
+/// touched), not O(state): the head does not list every workout, and only
+/// the buckets and stream files needed are read and written.
 struct Checkpoint: Equatable {
   static let folder = ".journal-checkpoint"
   static let headPath = folder + "/head"
   static let streamsFolder = folder + "/streams"
-  static let format = 1
+  static let indexFolder = folder + "/index"
+  static let format = 2
+  /// How many index buckets the workout streams are spread over.
+  static let bucketCount: UInt32 = 256
 
   /// Changes whenever the fold, the rendering, the event versions or this
   /// file's layout change, so a checkpoint written by another build is ignored.
@@ -41,7 +48,7 @@ struct Checkpoint: Equatable {
     return SHA256Digest.hex(Array(text.utf8))
   }()
 
-  /// What the head knows of one stream.
+  /// What the checkpoint knows of one stream.
   struct StreamEntry: Equatable {
     /// SHA-256 of the stream file.
     var digest: String
@@ -55,21 +62,28 @@ struct Checkpoint: Equatable {
   var position = 0
   /// The id of the last of them; empty when none.
   var lastID = ""
-  /// SHA-256 over the ids of those events, each followed by a newline.
-  var prefixDigest = SHA256Digest.hex([])
+  /// The ``HistoryDigest`` of those events.
+  var prefixDigest = HistoryDigest().description
   /// The fold's `now`, before any as-of time moved it.
   var now: Date?
   /// The `now` the documents on disk were rendered at.
   var renderedNow: Date?
   var eventCount = 0
   var anomalyCount = 0
-  /// SHA-256 of the manifest written with the documents of this state: a
-  /// checkpoint is only trusted next to that very manifest.
+  /// The identity of the manifest written with the documents of this state
+  /// (``ProjectionManifest/identity``): a checkpoint is only trusted next to
+  /// that very manifest.
   var manifestDigest = ""
   /// The quarantined streams, sorted.
   var quarantined: [String] = []
-  /// Stream (`split:<id>`, `workout:<id>`) → entry.
-  var streams: [String: StreamEntry] = [:]
+  /// Every split stream (`split:<id>`) → entry.
+  var splits: [String: StreamEntry] = [:]
+  /// Workout streams (`workout:<id>`) with an expiry → the expiry.
+  var expiring: [String: Date] = [:]
+  /// Index bucket → SHA-256 of its file.
+  var buckets: [String: String] = [:]
+  /// The index buckets read or rebuilt by this run: bucket → stream → entry.
+  var loadedBuckets: [String: [String: StreamEntry]] = [:]
 
   // MARK: - Head
 
@@ -88,10 +102,12 @@ struct Checkpoint: Equatable {
       "manifest \(manifestDigest.isEmpty ? "-" : manifestDigest)",
     ]
     lines += quarantined.map { "quarantined \($0)" }
-    lines += streams.keys.sorted().map { stream in
-      let entry = streams[stream] ?? StreamEntry(digest: "", expiry: nil)
-      return "stream \(stream) \(entry.digest) \(Self.encode(entry.expiry))"
+    lines += splits.keys.sorted().map { stream in
+      let entry = splits[stream] ?? StreamEntry(digest: "", expiry: nil)
+      return "split \(stream) \(entry.digest) \(Self.encode(entry.expiry))"
     }
+    lines += expiring.keys.sorted().map { "expiring \($0) \(Self.encode(expiring[$0]))" }
+    lines += buckets.keys.sorted().map { "bucket \($0) \(buckets[$0] ?? "")" }
     var bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
     bytes += Array("checksum \(SHA256Digest.hex(bytes))\n".utf8)
     return bytes
@@ -111,18 +127,27 @@ struct Checkpoint: Equatable {
     else { return .failure("the checkpoint is corrupt (checksum mismatch)") }
     var checkpoint = Checkpoint()
     var fields: [String: String] = [:]
-    for line in String(decoding: body, as: UTF8.self).split(separator: "\n") {
-      let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
-      guard parts.count == 2 else { return .failure("the checkpoint is malformed") }
-      switch parts[0] {
-      case "quarantined": checkpoint.quarantined.append(parts[1])
-      case "stream":
-        let values = parts[1].split(separator: " ").map(String.init)
-        guard values.count == 3, let expiry = decodeDate(values[2]) else {
+    for line in body.split(separator: UInt8(ascii: "\n")) {
+      let values = words(line)
+      guard values.count >= 2 else { return .failure("the checkpoint is malformed") }
+      switch values[0] {
+      case "quarantined" where values.count == 2: checkpoint.quarantined.append(values[1])
+      case "split":
+        guard let (stream, entry) = decodeEntry(values.dropFirst()) else {
           return .failure("the checkpoint is malformed")
         }
-        checkpoint.streams[values[0]] = StreamEntry(digest: values[1], expiry: expiry)
-      default: fields[parts[0]] = parts[1]
+        checkpoint.splits[stream] = entry
+      case "expiring":
+        guard values.count == 3, let expiry = decodeDate(values[2]), let expiry else {
+          return .failure("the checkpoint is malformed")
+        }
+        checkpoint.expiring[values[1]] = expiry
+      case "bucket":
+        guard values.count == 3 else { return .failure("the checkpoint is malformed") }
+        checkpoint.buckets[values[1]] = values[2]
+      default:
+        guard values.count == 2 else { return .failure("the checkpoint is malformed") }
+        fields[values[0]] = values[1]
       }
     }
     guard fields["workout-journal-checkpoint"] == String(format) else {
@@ -146,6 +171,54 @@ struct Checkpoint: Equatable {
     checkpoint.anomalyCount = anomalies
     checkpoint.manifestDigest = manifest == "-" ? "" : manifest
     return .success(checkpoint)
+  }
+
+  // MARK: - Index buckets
+
+  /// The index bucket of a workout stream: two hex digits from an FNV-1a hash
+  /// of its name.
+  static func bucket(of stream: String) -> String {
+    var hash: UInt32 = 0x811c_9dc5
+    for byte in stream.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+    let digits = String(hash % bucketCount, radix: 16)
+    return digits.count == 1 ? "0" + digits : digits
+  }
+
+  static func bucketPath(_ bucket: String) -> String { indexFolder + "/" + bucket }
+
+  /// A bucket file's bytes: a `stream digest expiry` line per stream, sorted.
+  static func encodeBucket(_ entries: [String: StreamEntry]) -> [UInt8] {
+    let lines = entries.keys.sorted().map { stream in
+      let entry = entries[stream] ?? StreamEntry(digest: "", expiry: nil)
+      return "\(stream) \(entry.digest) \(encode(entry.expiry))\n"
+    }
+    return Array(lines.joined().utf8)
+  }
+
+  /// Parses ``encodeBucket(_:)``; nil when malformed.
+  static func decodeBucket(_ bytes: [UInt8]) -> [String: StreamEntry]? {
+    var entries: [String: StreamEntry] = [:]
+    for line in bytes.split(separator: UInt8(ascii: "\n")) {
+      guard let (stream, entry) = decodeEntry(words(line)[...]) else { return nil }
+      entries[stream] = entry
+    }
+    return entries
+  }
+
+  /// Parses `stream digest expiry`, as words.
+  private static func decodeEntry(_ values: ArraySlice<String>) -> (String, StreamEntry)? {
+    guard values.count == 3, let expiry = decodeDate(values[values.startIndex + 2]) else {
+      return nil
+    }
+    let stream = values[values.startIndex]
+    return (stream, StreamEntry(digest: values[values.startIndex + 1], expiry: expiry))
+  }
+
+  /// The words of a line, split at single spaces on its bytes.
+  private static func words(_ line: ArraySlice<UInt8>) -> [String] {
+    line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false).map {
+      String(decoding: $0, as: UTF8.self)
+    }
   }
 
   /// Why a checkpoint was not used, for the report.
@@ -194,23 +267,6 @@ struct Checkpoint: Equatable {
       return Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits))
     }
     return try decoder.decode(type, from: Data(bytes))
-  }
-
-  // MARK: - Prefix digest
-
-  /// Adds the ids of `events` to a prefix digest.
-  static func hashIDs(_ events: some Sequence<FoldEvent>, into hasher: inout SHA256) {
-    var buffer: [UInt8] = []
-    buffer.reserveCapacity(64 * 1024)
-    for event in events {
-      buffer.append(contentsOf: event.id.utf8)
-      buffer.append(UInt8(ascii: "\n"))
-      if buffer.count >= 60 * 1024 {
-        hasher.update(buffer)
-        buffer.removeAll(keepingCapacity: true)
-      }
-    }
-    hasher.update(buffer)
   }
 
   // MARK: - Expiry

@@ -143,6 +143,23 @@ final class DocumentTreeWriter {
     try writeAll(descriptor, bytes, relative)
   }
 
+  /// Appends `bytes` to the file at `relative`, after cutting it to its
+  /// first `length` bytes (a torn tail), and syncs it when `durable`.
+  func append(_ relative: String, _ bytes: [UInt8], keeping length: Int, durable: Bool) throws {
+    let descriptor = open(absolute(relative), O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+    guard descriptor >= 0 else { throw failure("open", relative) }
+    defer { close(descriptor) }
+    let end = lseek(descriptor, 0, SEEK_END)
+    guard end >= 0 else { throw failure("seek", relative) }
+    if end != off_t(length) {
+      guard ftruncate(descriptor, off_t(length)) == 0,
+        lseek(descriptor, off_t(length), SEEK_SET) >= 0
+      else { throw failure("truncate", relative) }
+    }
+    try writeAll(descriptor, bytes, relative)
+    if durable { try sync(descriptor, relative) }
+  }
+
   /// Removes the file at `relative`, then its folders up to the top one while empty.
   func remove(_ relative: String) throws {
     guard unlink(absolute(relative)) == 0 || errno == ENOENT else {

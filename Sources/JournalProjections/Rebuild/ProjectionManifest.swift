@@ -4,110 +4,431 @@ import JournalCore
 /// The list of documents the rebuild owns in an output folder, with the
 /// SHA-256 of the bytes it last wrote to each.
 ///
-/// Stored as `.journal-projection.json`:
+/// Stored in `.journal-projection/`, so that one rebuild reads and writes
+/// only what it touches:
 ///
-/// ```json
-/// {
-///   "format" : 1,
-///   "owned" : {
-///     "Splits/01J….json" : "9f86d08…"
-///   }
-/// }
-/// ```
+/// - `shards/<folder>`: one file per document folder (`Workouts+2026+01` for
+///   `Workouts/2026/01`, `+` for the top), a `digest path` line per owned
+///   document, ending with `checksum <SHA-256 of the lines>`;
+/// - `log`: the changes since the shards were last written, appended as
+///   blocks. A `pending` block names the writes a rebuild is about to make
+///   (synced before the first write); a `commit` block records what it did
+///   (`digest path`, or `- path` for a document no longer owned). Each block
+///   ends with `end <chain>`, the SHA-256 of the previous block's chain and
+///   this block's lines, so a torn tail is detected and ignored.
+///
+/// A log found ending with `pending` blocks says the rebuild was interrupted,
+/// and a file with those bytes is the rebuild's own. When the log grows past
+/// ``compactionThreshold`` its changes are written into the shards (synced)
+/// and it starts again, carrying the chain. The chain of the last block is
+/// the manifest's ``identity``, which the checkpoint names.
 ///
 /// Only paths listed here are ever rewritten or removed without first having
 /// the very bytes the rebuild wants (see `docs/Rebuild.md`).
-struct ProjectionManifest: Equatable {
-  static let fileName = ".journal-projection.json"
-  static let format = 1
+final class ProjectionManifest {
+  static let folder = ".journal-projection"
+  static let logPath = folder + "/log"
+  static let shardsFolder = folder + "/shards"
+  /// The single-file manifest of format 1, read once and replaced.
+  static let legacyFileName = ".journal-projection.json"
+  static let format = 2
+  /// Log size past which its changes are written into the shards.
+  var compactionThreshold = 16 * 1024
+  private static let header = "workout-journal-manifest"
+  private static let shardHeader = "workout-journal-manifest-shard \(format)\n"
 
-  /// Relative path → lowercase hex SHA-256 of the bytes last written.
-  var owned: [String: String] = [:]
-  /// Writes a rebuild is about to make: path → hex SHA-256 of the new bytes.
-  ///
-  /// Saved before the writes, cleared after. Found non-empty, it says the
-  /// rebuild was interrupted, and a file with these bytes is the rebuild's own.
-  var pending: [String: String] = [:]
+  private let writer: DocumentTreeWriter
+  /// Owned entries of the shards read so far, with the log applied:
+  /// shard → path → digest.
+  private var shards: [String: [String: String]] = [:]
+  private var allLoaded = false
+  /// The log's committed changes, by shard: path → digest, nil when dropped.
+  private var logged: [String: [String: String?]] = [:]
+  /// Changes made by this run and not yet committed.
+  private var changes: [String: String?] = [:]
+  /// Writes an interrupted rebuild was making: path → digest of the new bytes.
+  private(set) var pending: [String: String] = [:]
+  /// The chain of the last block of the log: changes with every commit.
+  private(set) var identity: String
+  /// Notices for the report: unreadable parts.
+  private(set) var notices: [String] = []
+  /// The bytes of the log up to its last valid block, nil when there is none.
+  private var logLength: Int?
+  private var logBytes = 0
+  /// The shards and the log must be written afresh at the next commit: the
+  /// manifest came from format 1, or a part was unreadable.
+  private var rewrite: Set<String> = []
+  private var rewriteAll = false
+  /// A commit must be appended even without changes: it closes pending blocks.
+  private var mustCommit = false
 
-  /// Whether a file at `path` with bytes hashed `digest` is the rebuild's own.
-  func owns(_ path: String, digest: String) -> Bool {
-    owned[path] == digest || pending[path] == digest
+  private init(writer: DocumentTreeWriter) {
+    self.writer = writer
+    identity = SHA256Digest.hex(Array(Self.header.utf8))
   }
 
-  /// Reads the manifest of the folder.
+  /// Whether the last rebuild was interrupted during its writes.
+  var isInterrupted: Bool { mustCommit }
+
+  // MARK: - Reading
+
+  /// Reads the log of the folder's manifest; shards are read when needed.
   ///
-  /// - Returns: the manifest (empty when missing or unreadable) and a notice
-  ///   when it could not be read.
-  /// - Throws: ``RebuildError`` when it is a newer format, or on I/O errors.
-  static func read(from writer: DocumentTreeWriter) throws -> (ProjectionManifest, String?) {
-    guard try writer.entry(fileName) != .other else {
-      throw RebuildError(
-        .unusableOutput,
-        path: fileName,
-        "not a regular file; refusing to follow it"
-      )
+  /// - Throws: ``RebuildError`` when it is a newer format or not a regular
+  ///   file, or on I/O errors.
+  static func open(_ writer: DocumentTreeWriter) throws -> ProjectionManifest {
+    let manifest = ProjectionManifest(writer: writer)
+    for path in [folder, shardsFolder] where try writer.entry(path) == .other {
+      throw RebuildError(.unusableOutput, path: path, "not a folder; refusing to follow it")
     }
-    guard let bytes = try writer.read(fileName) else { return (ProjectionManifest(), nil) }
-    let unreadable = "\(fileName): unreadable manifest ignored; no document is treated as owned"
-    guard let value = try? JSONValue.parse(bytes), let format = value["format"]?.intValue,
-      let owned = value["owned"]?.objectValue
-    else { return (ProjectionManifest(), unreadable) }
+    for path in [logPath, legacyFileName] where try writer.entry(path) == .other {
+      throw RebuildError(.unusableOutput, path: path, "not a regular file; refusing to follow it")
+    }
+    if let bytes = try writer.read(logPath) {
+      try manifest.readLog(bytes)
+    } else if let bytes = try writer.read(legacyFileName) {
+      try manifest.readLegacy(bytes)
+    }
+    return manifest
+  }
+
+  private func readLog(_ bytes: [UInt8]) throws {
+    logBytes = bytes.count
+    var lines = Lines(bytes)
+    guard let first = lines.next(), let (format, base) = Self.parseHeader(first.text) else {
+      notices.append("\(Self.logPath): unreadable manifest log ignored; its changes are lost")
+      identity = SHA256Digest.hex(bytes)
+      rewriteAll = true
+      return
+    }
     guard format == Self.format else {
       throw RebuildError(
         .unusableOutput,
-        path: fileName,
+        path: Self.logPath,
         "manifest format \(format) is not supported; the highest supported is \(Self.format)"
       )
     }
-    var manifest = ProjectionManifest()
-    for (section, entries) in [
-      (\ProjectionManifest.owned, owned), (\.pending, value["pending"]?.objectValue ?? [:]),
-    ] {
+    identity = base
+    logLength = first.end
+    // Blocks: a kind line, entry lines, `end <chain>`.
+    var block: [UInt8] = []
+    var kind = ""
+    var entries: [(String, String?)] = []
+    while let line = lines.next() {
+      if kind.isEmpty {
+        guard line.text == "pending" || line.text == "commit" else { break }
+        kind = line.text
+        block = Array(line.text.utf8) + [0x0A]
+        entries = []
+        continue
+      }
+      if line.text.hasPrefix("end ") {
+        let chain = SHA256Digest.hex(Array((identity + "\n").utf8) + block)
+        guard line.text.dropFirst(4) == chain else { break }
+        identity = chain
+        logLength = line.end
+        if kind == "pending" {
+          for case (let path, let digest?) in entries { pending[path] = digest }
+          mustCommit = true
+        } else {
+          for (path, digest) in entries {
+            logged[Self.shard(of: path), default: [:]][path] = .some(digest)
+          }
+          pending = [:]
+          mustCommit = false
+        }
+        kind = ""
+        continue
+      }
+      guard let entry = Self.parseEntry(line.text) else { break }
+      entries.append(entry)
+      block += Array(line.text.utf8) + [0x0A]
+    }
+  }
+
+  /// Reads a format 1 manifest (`{"format": 1, "owned": {...}, "pending": {...}}`);
+  /// every shard is written from it at the next commit, and it is removed.
+  private func readLegacy(_ bytes: [UInt8]) throws {
+    allLoaded = true
+    rewriteAll = true
+    identity = SHA256Digest.hex(bytes)
+    let unreadable =
+      "\(Self.legacyFileName): unreadable manifest ignored; no document is treated as owned"
+    guard let value = try? JSONValue.parse(bytes), let format = value["format"]?.intValue,
+      let owned = value["owned"]?.objectValue
+    else { return notices.append(unreadable) }
+    guard format == 1 else {
+      throw RebuildError(
+        .unusableOutput,
+        path: Self.legacyFileName,
+        "manifest format \(format) is not supported; the highest supported is \(Self.format)"
+      )
+    }
+    var read: [String: String] = [:]
+    var readPending: [String: String] = [:]
+    for (target, entries) in [(0, owned), (1, value["pending"]?.objectValue ?? [:])] {
       for (path, digest) in entries {
         guard let hex = digest.stringValue, SHA256Digest(hexString: hex) != nil else {
-          return (ProjectionManifest(), unreadable)
+          return notices.append(unreadable)
         }
-        manifest[keyPath: section][path] = hex
+        if target == 0 { read[path] = hex } else { readPending[path] = hex }
       }
     }
-    return (manifest, nil)
-  }
-
-  /// The manifest's bytes: one path per line, sorted.
-  func encoded() -> [UInt8] {
-    var text = "{\n  \"format\" : \(Self.format),\n  \"owned\" : " + Self.object(owned)
-    if !pending.isEmpty { text += ",\n  \"pending\" : " + Self.object(pending) }
-    return Array((text + "\n}\n").utf8)
-  }
-
-  private static func object(_ entries: [String: String]) -> String {
-    let lines = entries.keys.sorted().map { path in
-      "\n    \(quoted(path)) : \"\(entries[path] ?? "")\""
+    for (path, digest) in read.sorted(by: { $0.key < $1.key }) {
+      guard RelativePath.isSafe(path) else {
+        notices.append("\(Self.legacyFileName): unsafe path '\(path)' dropped")
+        continue
+      }
+      shards[Self.shard(of: path), default: [:]][path] = digest
     }
-    return "{" + lines.joined(separator: ",") + (lines.isEmpty ? "\n\n  }" : "\n  }")
+    pending = readPending
+    mustCommit = !pending.isEmpty
   }
 
-  private static func quoted(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-      default: result.unicodeScalars.append(scalar)
+  /// Reads the shard `name` once, and applies the log's changes to it.
+  private func load(_ name: String) throws {
+    guard shards[name] == nil, !allLoaded else { return }
+    var entries: [String: String] = [:]
+    if let bytes = try writer.read(Self.shardsFolder + "/" + name) {
+      if let read = Self.decodeShard(bytes, name: name) {
+        entries = read
+      } else {
+        notices.append(
+          "\(Self.shardsFolder)/\(name): unreadable manifest shard ignored; "
+            + "no document of its folder is treated as owned"
+        )
+        rewrite.insert(name)
       }
     }
-    return result + "\""
+    for (path, digest) in logged[name] ?? [:] { entries[path] = digest }
+    shards[name] = entries
   }
 
-  /// Owned paths grouped by the stream whose document they are; paths of no
-  /// stream under the key "".
-  func pathsByStream() -> [String: [String]] {
+  /// Reads every shard.
+  private func loadAll() throws {
+    guard !allLoaded else { return }
+    if try writer.entry(Self.shardsFolder) == .folder {
+      for name in try writer.contents(of: Self.shardsFolder) where !name.hasPrefix(".") {
+        if try writer.entry(Self.shardsFolder + "/" + name) == .file { try load(name) }
+      }
+    }
+    for name in logged.keys { try load(name) }
+    allLoaded = true
+  }
+
+  // MARK: - Looking up
+
+  /// The digest of the bytes last written to `path`, when the rebuild owns it.
+  func owned(_ path: String) throws -> String? {
+    let name = Self.shard(of: path)
+    try load(name)
+    return current(path, name)
+  }
+
+  /// `owned` for a path whose shard is loaded.
+  private func current(_ path: String, _ name: String) -> String? {
+    if let change = changes[path] { return change }
+    return shards[name]?[path]
+  }
+
+  /// Whether a file at `path` with bytes hashed `digest` is the rebuild's own.
+  func owns(_ path: String, digest: String) throws -> Bool {
+    try owned(path) == digest || pending[path] == digest
+  }
+
+  /// Every owned path, grouped by the stream whose document it is.
+  ///
+  /// Paths of no stream are under the key "". Reads every shard.
+  func pathsByStream() throws -> [String: [String]] {
+    try loadAll()
     var result: [String: [String]] = [:]
-    for path in owned.keys {
+    for (name, entries) in shards {
+      for path in entries.keys where current(path, name) != nil {
+        result[RelativePath.stream(of: path) ?? "", default: []].append(path)
+      }
+    }
+    for case (let path, _?) in changes where shards[Self.shard(of: path)]?[path] == nil {
       result[RelativePath.stream(of: path) ?? "", default: []].append(path)
     }
     return result
+  }
+
+  /// The owned paths of `stream` in the folders of `paths`.
+  func paths(of stream: String, inFoldersOf paths: [String]) throws -> [String] {
+    var result: Set<String> = []
+    for name in Set(paths.map(Self.shard(of:))) {
+      try load(name)
+      for path in (shards[name] ?? [:]).keys
+      where RelativePath.stream(of: path) == stream && current(path, name) != nil {
+        result.insert(path)
+      }
+    }
+    let names = Set(paths.map(Self.shard(of:)))
+    for case (let path, _?) in changes
+    where RelativePath.stream(of: path) == stream && names.contains(Self.shard(of: path)) {
+      result.insert(path)
+    }
+    return result.sorted()
+  }
+
+  // MARK: - Changing
+
+  /// Records that the rebuild owns `path` with bytes hashed `digest`.
+  ///
+  /// A nil digest: it no longer owns it. Saved by ``commit()``.
+  func set(_ path: String, _ digest: String?) throws {
+    if try owned(path) != digest { changes[path] = .some(digest) }
+  }
+
+  /// Forgets the pending writes of an interrupted rebuild once settled; the
+  /// next commit closes them.
+  func clearPending() { pending = [:] }
+
+  /// Appends a `pending` block naming `writes` (path, digest) and syncs it,
+  /// before the first of them is made.
+  func announce(_ writes: [(path: String, digest: String)]) throws {
+    guard !writes.isEmpty else { return }
+    try append(kind: "pending", writes.map { ($0.path, $0.digest) }, durable: true)
+    mustCommit = true
+  }
+
+  /// Appends a `commit` block with this run's changes (not synced: until it
+  /// is on disk, the pending block says the files are the rebuild's own), and
+  /// writes the log's changes into the shards when it has grown large.
+  func commit() throws {
+    let entries = changes.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    if !entries.isEmpty || mustCommit {
+      try append(kind: "commit", entries, durable: false)
+      for (path, digest) in entries {
+        let name = Self.shard(of: path)
+        logged[name, default: [:]][path] = .some(digest)
+        if shards[name] != nil || allLoaded { shards[name, default: [:]][path] = digest }
+      }
+      changes = [:]
+      mustCommit = false
+    }
+    if rewriteAll || !rewrite.isEmpty || logBytes > compactionThreshold { try compact() }
+  }
+
+  private func append(kind: String, _ entries: [(String, String?)], durable: Bool) throws {
+    var block = Array((kind + "\n").utf8)
+    for (path, digest) in entries { block += Array("\(digest ?? "-") \(path)\n".utf8) }
+    let chain = SHA256Digest.hex(Array((identity + "\n").utf8) + block)
+    block += Array("end \(chain)\n".utf8)
+    if let logLength {
+      try writer.append(Self.logPath, block, keeping: logLength, durable: durable)
+      self.logLength = logLength + block.count
+      logBytes = logLength + block.count
+    } else {
+      // No log yet (or an unreadable one): start one, carrying the identity.
+      let bytes = Self.headerBytes(base: identity) + block
+      try writer.writeAtomically(Self.logPath, bytes)
+      try writer.syncFolders()
+      logLength = bytes.count
+      logBytes = bytes.count
+    }
+    identity = chain
+  }
+
+  /// Writes the log's changes into their shards (synced), then starts the log
+  /// again with the current identity as its base.
+  private func compact() throws {
+    // Temporary files of an interrupted compaction; not looked for at every
+    // run, as the shards are many.
+    _ = try writer.removeTemporaryFiles(in: [Self.shardsFolder], recursive: false)
+    if rewriteAll { try loadAll() }
+    var names = Set(logged.keys).union(rewrite)
+    if rewriteAll { names.formUnion(shards.keys) }
+    for name in names.sorted() {
+      try load(name)
+      let entries = shards[name] ?? [:]
+      let path = Self.shardsFolder + "/" + name
+      if entries.isEmpty {
+        if try writer.entry(path) == .file { try writer.remove(path) }
+      } else {
+        try writer.writeAtomically(path, Self.encodeShard(entries))
+      }
+    }
+    try writer.syncFolders()
+    let bytes = Self.headerBytes(base: identity)
+    try writer.writeAtomically(Self.logPath, bytes)
+    if try writer.entry(Self.legacyFileName) == .file { try writer.remove(Self.legacyFileName) }
+    try writer.syncFolders()
+    logged = [:]
+    rewrite = []
+    rewriteAll = false
+    logLength = bytes.count
+    logBytes = bytes.count
+  }
+
+  // MARK: - Formats
+
+  /// The shard of the documents in `path`'s folder.
+  static func shard(of path: String) -> String {
+    let folder = RelativePath.folder(of: path)
+    return folder.isEmpty ? "+" : folder.replacingOccurrences(of: "/", with: "+")
+  }
+
+  private static func headerBytes(base: String) -> [UInt8] {
+    Array("\(header) \(format) \(base)\n".utf8)
+  }
+
+  private static func parseHeader(_ line: String) -> (Int, String)? {
+    let parts = line.split(separator: " ").map(String.init)
+    guard parts.count == 3, parts[0] == header, let format = Int(parts[1]) else { return nil }
+    return (format, parts[2])
+  }
+
+  /// `digest path` or `- path`; nil when malformed or the path is unsafe.
+  private static func parseEntry(_ line: String) -> (String, String?)? {
+    guard let space = line.firstIndex(of: " ") else { return nil }
+    let digest = String(line[..<space])
+    let path = String(line[line.index(after: space)...])
+    guard RelativePath.isSafe(path) else { return nil }
+    if digest == "-" { return (path, nil) }
+    guard SHA256Digest(hexString: digest) != nil else { return nil }
+    return (path, digest)
+  }
+
+  static func encodeShard(_ entries: [String: String]) -> [UInt8] {
+    var bytes = Array(shardHeader.utf8)
+    for path in entries.keys.sorted() { bytes += Array("\(entries[path] ?? "") \(path)\n".utf8) }
+    return bytes + Array("checksum \(SHA256Digest.hex(bytes))\n".utf8)
+  }
+
+  /// Parses ``encodeShard(_:)``; nil when corrupt or when a path is not in
+  /// the shard's folder.
+  static func decodeShard(_ bytes: [UInt8], name: String) -> [String: String]? {
+    let marker = Array("checksum ".utf8)
+    guard bytes.count > marker.count + 65, bytes.last == 0x0A else { return nil }
+    let body = Array(bytes[..<(bytes.count - marker.count - 65)])
+    guard bytes[body.count...].starts(with: marker), body.starts(with: Array(shardHeader.utf8)),
+      String(decoding: bytes[(body.count + marker.count)...].dropLast(), as: UTF8.self)
+        == SHA256Digest.hex(body)
+    else { return nil }
+    var entries: [String: String] = [:]
+    var lines = Lines(Array(body[shardHeader.utf8.count...]))
+    while let line = lines.next() {
+      guard let (path, digest) = parseEntry(line.text), let digest, shard(of: path) == name else {
+        return nil
+      }
+      entries[path] = digest
+    }
+    return entries
+  }
+
+  /// The complete lines of some bytes, with the offset after each.
+  private struct Lines {
+    let bytes: [UInt8]
+    var start = 0
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func next() -> (text: String, end: Int)? {
+      guard let newline = bytes[start...].firstIndex(of: 0x0A) else { return nil }
+      let text = String(decoding: bytes[start..<newline], as: UTF8.self)
+      start = newline + 1
+      return (text, start)
+    }
   }
 }
 

@@ -21,8 +21,8 @@ import JournalCore
 /// - `.journal-checkpoint/` caches the folded state so that the next rebuild
 ///   folds only new events; it is only a cache.
 public enum Rebuild {
-  /// The name of the ownership manifest in the output folder.
-  public static let manifestName = ProjectionManifest.fileName
+  /// The name of the ownership manifest's folder in the output folder.
+  public static let manifestName = ProjectionManifest.folder
   /// The name of the checkpoint folder in the output folder.
   public static let checkpointName = Checkpoint.folder
   /// The lock file that keeps two rebuilds from writing the same folder.
@@ -45,9 +45,8 @@ public enum Rebuild {
   ///   call fails. Documents already replaced stay replaced, none is half
   ///   written, and the next rebuild completes the work.
   /// - Complexity: a full rebuild is O(events + documents); an incremental one
-  ///   O(new events + documents they touch + splits), plus a pass over the
-  ///   event ids to check the history before the checkpoint is unchanged, and
-  ///   the manifest, which has a line per document.
+  ///   O(new events + documents they touch + splits + the folders of those
+  ///   documents), once the journal's ``Journal/historyDigest()`` is known.
   @discardableResult
   public static func run(
     journal: Journal,
@@ -57,11 +56,17 @@ public enum Rebuild {
     progress: ((Int, Int) -> Void)? = nil,
     options: RebuildOptions = RebuildOptions()
   ) throws -> RebuildReport {
+    let writer = DocumentTreeWriter(root: output, failAfterWrites: options._failAfterWrites)
+    try writer.makeRoot()
+    let lock = try writer.lock(Rebuild.lockName)
+    defer { writer.unlock(lock) }
     var run = RebuildRun(
       history: journal.history,
+      digest: journal.historyDigest(),
       quarantined: journal.quarantined,
       asOf: asOf,
-      writer: DocumentTreeWriter(root: output, failAfterWrites: options._failAfterWrites),
+      writer: writer,
+      manifest: try ProjectionManifest.open(writer),
       elapsed: options.elapsed,
       progress: progress
     )
@@ -72,30 +77,37 @@ public enum Rebuild {
 /// One rebuild, from reading the folder to saving the checkpoint.
 struct RebuildRun {
   let history: [FoldEvent]
+  /// The digest of `history`'s ids.
+  let digest: HistoryDigest
   let quarantined: [String: String]
   let asOf: Replayer.Point?
   let writer: DocumentTreeWriter
   let elapsed: @Sendable () -> Duration
   let progress: ((Int, Int) -> Void)?
 
+  /// The output folder's manifest, opened under the folder's lock.
+  let manifest: ProjectionManifest
   var report = RebuildReport()
-  var manifest = ProjectionManifest()
-  /// The digest of the manifest as read.
-  var manifestDigest = ""
-  var ownedByStream: [String: [String]] = [:]
+  /// Every owned path by stream, when the run needs them all (a full fold or
+  /// quarantined streams); otherwise owned paths are looked up by folder.
+  var ownedByStream: [String: [String]]?
 
   init(
     history: [FoldEvent],
+    digest: HistoryDigest,
     quarantined: [String: String],
     asOf: Replayer.Point?,
     writer: DocumentTreeWriter,
+    manifest: ProjectionManifest,
     elapsed: @escaping @Sendable () -> Duration,
     progress: ((Int, Int) -> Void)?
   ) {
     self.history = history
+    self.digest = digest
     self.quarantined = quarantined
     self.asOf = asOf
     self.writer = writer
+    self.manifest = manifest
     self.elapsed = elapsed
     self.progress = progress
   }
@@ -110,21 +122,20 @@ struct RebuildRun {
     var isComplete: Bool
     var renderNow: Date?
     var checkpoint: Checkpoint
+    /// The live document path of a changed stream before the new events,
+    /// where its owned documents may still be.
+    var previousPaths: [String: String] = [:]
+    /// The expiry of every rendered stream, set while rendering.
+    var expiries: [String: Date?] = [:]
   }
 
   mutating func execute(full: Bool) throws -> RebuildReport {
-    try writer.makeRoot()
-    let lock = try writer.lock(Rebuild.lockName)
-    defer { writer.unlock(lock) }
-    let (readManifest, notice) = try ProjectionManifest.read(from: writer)
-    manifest = readManifest
-    manifestDigest = SHA256Digest.hex(manifest.encoded())
-    if let notice { report.notices.append(notice) }
-    let interrupted = !manifest.pending.isEmpty
-    // Temporary files live next to what they replace: the manifest and the
-    // checkpoint head at every run, documents only after an interruption.
+    let interrupted = manifest.isInterrupted
+    // Temporary files live next to what they replace: the manifest's log and
+    // the checkpoint head at every run, documents only after an interruption,
+    // the manifest's shards when they are next written.
     report.cleanedTemporaryFiles = try writer.removeTemporaryFiles(
-      in: ["", Checkpoint.folder],
+      in: ["", Checkpoint.folder, ProjectionManifest.folder],
       recursive: false
     )
     if interrupted {
@@ -133,7 +144,6 @@ struct RebuildRun {
         recursive: true
       )
     }
-    ownedByStream = manifest.pathsByStream()
 
     var started = elapsed()
     let prefix = Replayer.prefix(history, upTo: asOf)
@@ -162,6 +172,7 @@ struct RebuildRun {
     try saveCheckpoint(folded)
     report.timings.checkpoint += seconds(since: started)
 
+    report.notices = manifest.notices + report.notices
     report.written.sort()
     report.removed.sort()
     report.adopted.sort()
@@ -200,9 +211,7 @@ struct RebuildRun {
     var checkpoint = Checkpoint()
     checkpoint.position = prefix.count
     checkpoint.lastID = prefix.last?.id ?? ""
-    var hasher = SHA256()
-    Checkpoint.hashIDs(prefix, into: &hasher)
-    checkpoint.prefixDigest = hasher.finalize().hexString
+    checkpoint.prefixDigest = digest.prefix(prefix.count, of: history).description
     checkpoint.now = state.now
     checkpoint.renderedNow = renderNow
     checkpoint.eventCount = state.eventCount
@@ -224,15 +233,16 @@ struct RebuildRun {
   mutating func foldFromCheckpoint(
     _ prefix: ArraySlice<FoldEvent>
   ) -> Result<Folded, Checkpoint.Failure> {
-    let head: Checkpoint
+    var checkpoint: Checkpoint
     switch loadHead() {
-    case .success(let value): head = value
+    case .success(let value): checkpoint = value
     case .failure(let failure): return .failure(failure)
     }
+    let head = checkpoint
     guard head.build == Checkpoint.buildFingerprint else {
       return .failure("the checkpoint was written by another build")
     }
-    guard head.manifestDigest == manifestDigest else {
+    guard head.manifestDigest == manifest.identity else {
       return .failure("the checkpoint does not match the manifest")
     }
     guard head.quarantined == quarantined.keys.sorted() else {
@@ -240,14 +250,9 @@ struct RebuildRun {
     }
     let position = prefix.startIndex + head.position
     guard head.position <= prefix.count,
-      head.position == 0 ? head.lastID.isEmpty : prefix[position - 1].id == head.lastID
+      head.position == 0 ? head.lastID.isEmpty : prefix[position - 1].id == head.lastID,
+      digest.prefix(position, of: history).description == head.prefixDigest
     else { return .failure("the history before the checkpoint changed") }
-    var hasher = SHA256()
-    Checkpoint.hashIDs(prefix[..<position], into: &hasher)
-    var finished = hasher  // `finalize` ends a hasher; the copy goes on with the new events.
-    guard finished.finalize().hexString == head.prefixDigest else {
-      return .failure("the history before the checkpoint changed")
-    }
     let suffix = prefix[position...]
     let suffixIDs = Set(suffix.map(\.id))
     for event in suffix {
@@ -258,15 +263,17 @@ struct RebuildRun {
       }
     }
 
-    // Every split (creating one reads the others' orders), the workouts the
-    // new events name; then fold.
+    // Every split when a new event is not a workout's (creating a split reads
+    // the others' orders; a workout's events read only that workout's state),
+    // the workouts the new events name; then fold.
     var state = JournalState()
+    let needsSplits = suffix.contains { !$0.stream.hasPrefix("workout:") }
     do {
-      for (stream, entry) in head.streams where stream.hasPrefix("split:") {
+      for (stream, entry) in head.splits where needsSplits {
         state.splits[String(stream.dropFirst(6))] = try loadStream(SplitState.self, stream, entry)
       }
       for stream in Set(suffix.map(\.stream)) where stream.hasPrefix("workout:") {
-        guard let entry = head.streams[stream] else { continue }
+        guard let entry = try workoutEntry(stream, &checkpoint) else { continue }
         state.workouts[String(stream.dropFirst(8))] = try loadStream(
           WorkoutState.self,
           stream,
@@ -288,11 +295,9 @@ struct RebuildRun {
     }
     report.eventsFolded = suffix.count
 
-    var checkpoint = head
     checkpoint.position = prefix.count
     checkpoint.lastID = prefix.last?.id ?? ""
-    Checkpoint.hashIDs(suffix, into: &hasher)
-    checkpoint.prefixDigest = hasher.finalize().hexString
+    checkpoint.prefixDigest = digest.prefix(prefix.count, of: history).description
     checkpoint.now = state.now
     checkpoint.renderedNow = renderNow
     checkpoint.eventCount = state.eventCount
@@ -301,16 +306,31 @@ struct RebuildRun {
     // Render what changed, and what the passing of time changes.
     var splits = state.splits.filter { before.splits[$0.key] != $0.value }
     var workouts = state.workouts.filter { before.workouts[$0.key] != $0.value }
+    var previousPaths: [String: String] = [:]
+    for id in splits.keys {
+      if let old = before.splits[id] {
+        previousPaths["split:\(id)"] = DocumentPath.split(id: old.document.id)
+      }
+    }
+    for id in workouts.keys {
+      if let old = before.workouts[id] { previousPaths["workout:\(id)"] = old.path }
+    }
     let now = renderNow ?? Date(timeIntervalSince1970: 0)
     do {
-      for (stream, entry) in head.streams where Checkpoint.isDue(entry.expiry, at: now) {
-        if stream.hasPrefix("split:") {
-          let id = String(stream.dropFirst(6))
-          splits[id] = state.splits[id]
-        } else if stream.hasPrefix("workout:") {
-          let id = String(stream.dropFirst(8))
-          workouts[id] = try state.workouts[id] ?? loadStream(WorkoutState.self, stream, entry)
+      for (stream, entry) in head.splits where Checkpoint.isDue(entry.expiry, at: now) {
+        let id = String(stream.dropFirst(6))
+        splits[id] = try state.splits[id] ?? loadStream(SplitState.self, stream, entry)
+      }
+      for (stream, expiry) in head.expiring where Checkpoint.isDue(expiry, at: now) {
+        let id = String(stream.dropFirst(8))
+        guard state.workouts[id] == nil else {
+          workouts[id] = state.workouts[id]
+          continue
         }
+        guard let entry = try workoutEntry(stream, &checkpoint) else {
+          throw Checkpoint.Failure("a checkpoint stream file is missing or corrupt")
+        }
+        workouts[id] = try loadStream(WorkoutState.self, stream, entry)
       }
     } catch let failure as Checkpoint.Failure {
       return .failure(failure)
@@ -323,7 +343,8 @@ struct RebuildRun {
         workouts: workouts,
         isComplete: false,
         renderNow: renderNow,
-        checkpoint: checkpoint
+        checkpoint: checkpoint,
+        previousPaths: previousPaths
       )
     )
   }
@@ -338,6 +359,26 @@ struct RebuildRun {
     } catch {
       return .failure("the checkpoint is unreadable")
     }
+  }
+
+  /// The index entry of a workout stream, reading its bucket once; nil when
+  /// the checkpoint has no such stream.
+  func workoutEntry(
+    _ stream: String,
+    _ checkpoint: inout Checkpoint
+  ) throws -> Checkpoint.StreamEntry? {
+    let bucket = Checkpoint.bucket(of: stream)
+    if checkpoint.loadedBuckets[bucket] == nil {
+      guard let digest = checkpoint.buckets[bucket] else {
+        checkpoint.loadedBuckets[bucket] = [:]
+        return nil
+      }
+      guard let bytes = try writer.read(Checkpoint.bucketPath(bucket)),
+        SHA256Digest.hex(bytes) == digest, let entries = Checkpoint.decodeBucket(bytes)
+      else { throw Checkpoint.Failure("a checkpoint index file is missing or corrupt") }
+      checkpoint.loadedBuckets[bucket] = entries
+    }
+    return checkpoint.loadedBuckets[bucket]?[stream]
   }
 
   func loadStream<T: Decodable>(

@@ -13,6 +13,7 @@ extension RebuildRun {
 
   mutating func write(_ folded: inout Folded) throws {
     let blocked = Set(quarantined.keys)
+    if folded.isComplete || !quarantined.isEmpty { ownedByStream = try manifest.pathsByStream() }
     try reportQuarantined()
     if !manifest.pending.isEmpty { try settlePending() }
 
@@ -38,7 +39,7 @@ extension RebuildRun {
       } else {
         continue
       }
-      folded.checkpoint.streams[stream, default: .init(digest: "", expiry: nil)].expiry = expiry
+      folded.expiries[stream] = .some(expiry)
       let tree: [String: Data]
       do {
         tree = try single.documentTree()
@@ -50,7 +51,7 @@ extension RebuildRun {
       for path in tree.keys.sorted() where !blocked.contains(RelativePath.stream(of: path) ?? "") {
         try plan(path, Array(tree[path] ?? Data()), &changes)
       }
-      for path in ownedByStream[stream] ?? [] where tree[path] == nil {
+      for path in try ownedPaths(of: stream, folded, tree) where tree[path] == nil {
         try planRemoval(path, &changes)
       }
       rendered.insert(stream)
@@ -60,7 +61,7 @@ extension RebuildRun {
 
     let started = elapsed()
     if folded.isComplete {
-      for (stream, paths) in ownedByStream.sorted(by: { $0.key < $1.key })
+      for (stream, paths) in (ownedByStream ?? [:]).sorted(by: { $0.key < $1.key })
       where !rendered.contains(stream) && !blocked.contains(stream) {
         for path in paths.sorted() { try planRemoval(path, &changes) }
       }
@@ -68,6 +69,24 @@ extension RebuildRun {
     let (notify, rendering, changing) = (progress, streams.count, changes.count)
     try apply(changes) { done in notify?(rendering + done * rendering / changing, total) }
     report.timings.write += seconds(since: started)
+  }
+
+  /// The paths the rebuild owns of `stream`: from the list of all when the
+  /// run has it, else from the folders where its documents are or were.
+  private func ownedPaths(
+    of stream: String,
+    _ folded: Folded,
+    _ tree: [String: Data]
+  ) throws -> [String] {
+    if let ownedByStream { return ownedByStream[stream] ?? [] }
+    var live = Array(tree.keys).map { $0.hasPrefix("Stubs/") ? String($0.dropFirst(6)) : $0 }
+    if let previous = folded.previousPaths[stream] { live.append(previous) }
+    if stream.hasPrefix("split:"), let split = folded.splits[String(stream.dropFirst(6))] {
+      live.append(DocumentPath.split(id: split.document.id))
+    } else if let workout = folded.workouts[String(stream.dropFirst(8))] {
+      live.append(workout.path)
+    }
+    return try manifest.paths(of: stream, inFoldersOf: live + live.map(DocumentPath.stub(of:)))
   }
 
   // MARK: - Planning
@@ -81,14 +100,14 @@ extension RebuildRun {
     let disk = try writer.read(path)
     if disk == bytes {
       report.unchangedCount += 1
-      if manifest.owned[path] == nil { report.adopted.append(path) }
-      manifest.owned[path] = digest
+      if try manifest.owned(path) == nil { report.adopted.append(path) }
+      try manifest.set(path, digest)
       return
     }
-    if let disk, !manifest.owns(path, digest: SHA256Digest.hex(disk)) {
+    if let disk, try !manifest.owns(path, digest: SHA256Digest.hex(disk)) {
       return conflict(
         path,
-        manifest.owned[path] == nil
+        try manifest.owned(path) == nil
           ? "exists and is not the rebuild's; left alone"
           : "changed since the last rebuild; left alone"
       )
@@ -98,16 +117,15 @@ extension RebuildRun {
 
   private mutating func planRemoval(_ path: String, _ changes: inout [Change]) throws {
     guard RelativePath.isSafe(path) else {
-      manifest.owned[path] = nil
-      report.notices.append("\(ProjectionManifest.fileName): unsafe path '\(path)' dropped")
+      report.notices.append("\(ProjectionManifest.folder): unsafe path '\(path)' dropped")
       return
     }
     if let obstacle = try writer.obstacle(to: path) { return conflict(path, obstacle) }
     guard let disk = try writer.read(path) else {
-      manifest.owned[path] = nil
+      try manifest.set(path, nil)
       return
     }
-    guard manifest.owns(path, digest: SHA256Digest.hex(disk)) else {
+    guard try manifest.owns(path, digest: SHA256Digest.hex(disk)) else {
       return conflict(path, "changed since the last rebuild; not removed")
     }
     changes.append(.remove(path: path))
@@ -123,45 +141,38 @@ extension RebuildRun {
     for (path, digest) in manifest.pending.sorted(by: { $0.key < $1.key })
     where RelativePath.isSafe(path) {
       guard try writer.obstacle(to: path) == nil, let disk = try writer.read(path) else { continue }
-      if SHA256Digest.hex(disk) == digest { manifest.owned[path] = digest }
+      if SHA256Digest.hex(disk) == digest { try manifest.set(path, digest) }
     }
-    manifest.pending = [:]
-    ownedByStream = manifest.pathsByStream()
+    manifest.clearPending()
+    if ownedByStream != nil { ownedByStream = try manifest.pathsByStream() }
   }
 
   // MARK: - Changing the disk
 
-  /// Makes `changes`: first the manifest names every write as pending, so an
-  /// interruption leaves files the next rebuild recognises as its own; then
-  /// the documents; then the manifest without the pending writes.
+  /// Makes `changes`: first the manifest's log names every write as pending
+  /// (synced), so an interruption leaves files the next rebuild recognises as
+  /// its own; then the documents; then the log records what was done.
   private mutating func apply(_ changes: [Change], progress: (Int) -> Void) throws {
     if !changes.isEmpty {
-      var announced = manifest
-      for case .write(let path, _, let digest) in changes { announced.pending[path] = digest }
-      try saveManifest(announced)
+      var writes: [(path: String, digest: String)] = []
+      for case .write(let path, _, let digest) in changes { writes.append((path, digest)) }
+      try manifest.announce(writes)
       for (index, change) in changes.enumerated() {
         switch change {
         case .write(let path, let bytes, let digest):
           try writer.writeAtomically(path, bytes)
-          manifest.owned[path] = digest
+          try manifest.set(path, digest)
           report.written.append(path)
         case .remove(let path):
           try writer.remove(path)
-          manifest.owned[path] = nil
+          try manifest.set(path, nil)
           report.removed.append(path)
         }
         progress(index + 1)
       }
       try writer.syncFolders()
     }
-    let bytes = manifest.encoded()
-    if try writer.read(ProjectionManifest.fileName) != bytes { try saveManifest(manifest) }
-    manifestDigest = SHA256Digest.hex(bytes)
-  }
-
-  private func saveManifest(_ manifest: ProjectionManifest) throws {
-    try writer.writeAtomically(ProjectionManifest.fileName, manifest.encoded())
-    try writer.syncFolders()
+    try manifest.commit()
   }
 
   // MARK: - Quarantine
@@ -171,7 +182,7 @@ extension RebuildRun {
   private mutating func reportQuarantined() throws {
     var workoutFiles: [String]?
     for stream in quarantined.keys.sorted() {
-      var candidates = Set(ownedByStream[stream] ?? [])
+      var candidates = Set(ownedByStream?[stream] ?? [])
       guard let colon = stream.firstIndex(of: ":") else { continue }
       let id = String(stream[stream.index(after: colon)...])
       guard RelativePath.isSafe(id + ".json") else { continue }
@@ -196,32 +207,35 @@ extension RebuildRun {
 
   // MARK: - Checkpoint
 
-  /// Saves the state's streams and the head.
+  /// Saves the rendered streams' files, the index buckets that list them,
+  /// and the head.
   ///
   /// Nothing here is synced: every file is checked by digest when read back,
-  /// and the head names the manifest, which was synced before.
+  /// and the head names the manifest, whose pending writes were synced.
   ///
   /// After a conflict the head is removed instead: the documents left alone
   /// do not match the state, and only a full rebuild would check them again.
   mutating func saveCheckpoint(_ folded: Folded) throws {
     guard report.conflicts.isEmpty else { return try writer.remove(Checkpoint.headPath) }
     var checkpoint = folded.checkpoint
-    checkpoint.manifestDigest = manifestDigest
+    checkpoint.manifestDigest = manifest.identity
     checkpoint.quarantined = quarantined.keys.sorted()
-    var expected: Set<String> = []
     var states: [(String, any Encodable)] = folded.splits.map { ("split:\($0.key)", $0.value) }
     states += folded.workouts.map { ("workout:\($0.key)", $0.value) }
     if folded.isComplete {
-      let kept = checkpoint.streams
-      checkpoint.streams = [:]
-      for (stream, _) in states { checkpoint.streams[stream] = kept[stream] }
+      checkpoint.splits = [:]
+      checkpoint.expiring = [:]
+      checkpoint.buckets = [:]
+      checkpoint.loadedBuckets = [:]
     }
+    var changedBuckets: Set<String> = []
+    var expectedStreams: Set<String> = []
     for (stream, state) in states.sorted(by: { $0.0 < $1.0 }) {
       guard let path = Checkpoint.streamPath(stream) else {
         report.notices.append("checkpoint not saved: stream '\(stream)' cannot name a file")
         return try writer.remove(Checkpoint.headPath)
       }
-      expected.insert(RelativePath.fileName(of: path))
+      expectedStreams.insert(RelativePath.fileName(of: path))
       let bytes: [UInt8]
       do {
         bytes = try Checkpoint.encodeStream(state)
@@ -229,13 +243,39 @@ extension RebuildRun {
         report.notices.append("checkpoint not saved: \(error)")
         return try writer.remove(Checkpoint.headPath)
       }
-      let digest = SHA256Digest.hex(bytes)
       if try writer.read(path) != bytes { try writer.writeInPlace(path, bytes) }
-      checkpoint.streams[stream, default: .init(digest: "", expiry: nil)].digest = digest
+      let expiry = folded.expiries[stream] ?? nil
+      let entry = Checkpoint.StreamEntry(digest: SHA256Digest.hex(bytes), expiry: expiry)
+      if stream.hasPrefix("split:") {
+        checkpoint.splits[stream] = entry
+        continue
+      }
+      let bucket = Checkpoint.bucket(of: stream)
+      if !folded.isComplete {
+        do {
+          _ = try workoutEntry(stream, &checkpoint)
+        } catch {
+          // An unreadable bucket: start it afresh, losing its other streams.
+          report.notices.append("checkpoint not saved: \(error)")
+          return try writer.remove(Checkpoint.headPath)
+        }
+      }
+      checkpoint.loadedBuckets[bucket, default: [:]][stream] = entry
+      checkpoint.expiring[stream] = expiry
+      changedBuckets.insert(bucket)
     }
-    if folded.isComplete, try writer.entry(Checkpoint.streamsFolder) == .folder {
-      for name in try writer.contents(of: Checkpoint.streamsFolder) where !expected.contains(name) {
-        try writer.remove(Checkpoint.streamsFolder + "/" + name)
+    for bucket in changedBuckets.sorted() {
+      let bytes = Checkpoint.encodeBucket(checkpoint.loadedBuckets[bucket] ?? [:])
+      try writer.writeInPlace(Checkpoint.bucketPath(bucket), bytes)
+      checkpoint.buckets[bucket] = SHA256Digest.hex(bytes)
+    }
+    if folded.isComplete {
+      for (folder, expected) in [
+        (Checkpoint.streamsFolder, expectedStreams), (Checkpoint.indexFolder, changedBuckets),
+      ] where try writer.entry(folder) == .folder {
+        for name in try writer.contents(of: folder) where !expected.contains(name) {
+          try writer.remove(folder + "/" + name)
+        }
       }
     }
     try writer.writeAtomically(Checkpoint.headPath, checkpoint.encodedHead(), durable: false)

@@ -77,11 +77,18 @@ extension RebuildTests {
       }
     },
     Damage(name: "another manifest", expected: "manifest") { out in
-      let url = out.appendingPathComponent(Rebuild.manifestName)
-      let text = try String(contentsOf: url, encoding: .utf8)
-      let gone = "\"Splits/gone.json\" : \"\(String(repeating: "0", count: 64))\",\n"
-      let edited = text.replacingOccurrences(of: "\"owned\" : {\n", with: "\"owned\" : {\n" + gone)
-      try Data(edited.utf8).write(to: url)
+      // A later commit the checkpoint did not see.
+      let url = out.appendingPathComponent(Rebuild.manifestName + "/log")
+      let manifest = try ProjectionManifest.open(DocumentTreeWriter(root: out))
+      try manifest.set("Splits/gone.json", String(repeating: "0", count: 64))
+      try manifest.commit()
+      #expect(FileManager.default.fileExists(atPath: url.path))
+    },
+    Damage(name: "index bucket edited", expected: "index") { out in
+      let folder = out.appendingPathComponent(".journal-checkpoint/index")
+      for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+        try Data("workout:x 00 -\n".utf8).write(to: folder.appendingPathComponent(name))
+      }
     },
   ]
 
@@ -157,5 +164,22 @@ extension RebuildTests {
     #expect(report.mode == .full)
     #expect(report.checkpointIgnoredBecause == "a new revert names an event before the checkpoint")
     try expectTree(out, equals: try expectedTree(h.journal))
+  }
+}
+
+extension RebuildTests {
+  /// An earlier event replaced by another at the same place: same length,
+  /// same last event; only the digest of the ids sees it.
+  @Test func anEarlierEventReplacedFallsBackToAFullFold() throws {
+    let h = try training()
+    let out = try makeTemporaryDirectory("rebuild-replaced")
+    try Rebuild.run(journal: h.journal, output: out)
+    var events = h.store.stored
+    events[1].id = "01JREPLACED000000000000000"
+    let journal = try Journal(store: InMemoryEventStore(events: events), newID: { "01JNEW" })
+    let report = try Rebuild.run(journal: journal, output: out)
+    #expect(report.mode == .full)
+    #expect(report.checkpointIgnoredBecause == "the history before the checkpoint changed")
+    try expectTree(out, equals: try expectedTree(journal))
   }
 }

@@ -59,14 +59,15 @@ import Testing
     let out = try makeTemporaryDirectory("rebuild")
     try Rebuild.run(journal: h.journal, output: out)
     let manager = FileManager.default
-    for path in try documentFiles(in: out).keys + [Rebuild.manifestName] {
+    for path in try documentFiles(in: out).keys + [Rebuild.manifestName + "/log"] {
       let mode =
         try manager.attributesOfItem(atPath: out.appendingPathComponent(path).path)[
           .posixPermissions
         ] as? Int
       #expect(mode == 0o600, "\(path)")
     }
-    for folder in ["Splits", "Workouts", "Workouts/2026", "Workouts/2026/01"] {
+    for folder in ["Splits", "Workouts", "Workouts/2026", "Workouts/2026/01", Rebuild.manifestName]
+    {
       let mode =
         try manager.attributesOfItem(atPath: out.appendingPathComponent(folder).path)[
           .posixPermissions

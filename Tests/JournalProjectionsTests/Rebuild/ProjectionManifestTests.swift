@@ -1,0 +1,123 @@
+import Foundation
+import JournalCore
+import JournalTestSupport
+import Testing
+
+@testable import JournalProjections
+
+/// The ownership manifest: shards, the log, and what survives damage.
+@Suite struct ProjectionManifestTests {
+  let a = String(repeating: "a", count: 64)
+  let b = String(repeating: "b", count: 64)
+
+  func open(_ out: URL, threshold: Int? = nil) throws -> ProjectionManifest {
+    let manifest = try ProjectionManifest.open(DocumentTreeWriter(root: out))
+    if let threshold { manifest.compactionThreshold = threshold }
+    return manifest
+  }
+
+  @Test func commitsAreReadBackWithAndWithoutCompaction() throws {
+    for threshold in [0, 1 << 20] {
+      let out = try makeTemporaryDirectory("manifest")
+      var manifest = try open(out, threshold: threshold)
+      try manifest.set("Splits/s.json", a)
+      try manifest.set("Workouts/2026/01/w.json", a)
+      try manifest.commit()
+      manifest = try open(out, threshold: threshold)
+      try manifest.set("Workouts/2026/01/w.json", b)
+      try manifest.set("Splits/s.json", nil)
+      try manifest.commit()
+      let identity = manifest.identity
+      manifest = try open(out)
+      #expect(manifest.identity == identity)
+      #expect(try manifest.owned("Workouts/2026/01/w.json") == b)
+      #expect(try manifest.owned("Splits/s.json") == nil)
+      #expect(try manifest.pathsByStream() == ["workout:w": ["Workouts/2026/01/w.json"]])
+      let shards = out.appendingPathComponent(ProjectionManifest.shardsFolder)
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: shards.path)) ?? []
+      #expect(names == (threshold == 0 ? ["Workouts+2026+01"] : []), "threshold \(threshold)")
+    }
+  }
+
+  /// A block cut short (a crash while appending) is ignored, and the next
+  /// append replaces it.
+  @Test func aTornTailIsIgnoredAndCut() throws {
+    let out = try makeTemporaryDirectory("manifest")
+    var manifest = try open(out)
+    try manifest.set("Splits/s.json", a)
+    try manifest.commit()
+    let identity = manifest.identity
+    try manifest.announce([(path: "Splits/s.json", digest: b)])
+    #expect(try open(out).isInterrupted)
+    let log = out.appendingPathComponent(ProjectionManifest.logPath)
+    let bytes = try Data(contentsOf: log)
+    for cut in [1, 10, 70] {
+      try Data(bytes.dropLast(cut)).write(to: log)
+      manifest = try open(out)
+      #expect(!manifest.isInterrupted, "cut \(cut)")
+      #expect(manifest.identity == identity, "cut \(cut)")
+      #expect(manifest.pending.isEmpty)
+    }
+    try manifest.set("Workouts/2026/01/w.json", b)
+    try manifest.commit()
+    manifest = try open(out)
+    #expect(try manifest.owned("Workouts/2026/01/w.json") == b)
+    #expect(try manifest.owned("Splits/s.json") == a)
+  }
+
+  /// A damaged shard loses its folder's entries, with a notice: nothing of
+  /// that folder is removed, and the shard is written again.
+  @Test func aDamagedShardIsReportedAndRewritten() throws {
+    let h = try JournalHarness(now: Date(timeIntervalSince1970: 1_767_225_600))
+    try h.makeUpperBody()
+    let out = try makeTemporaryDirectory("manifest")
+    var manifest = try open(out, threshold: 0)
+    try manifest.set("Splits/gone.json", a)
+    try manifest.commit()
+    try FileManager.default.createDirectory(
+      at: out.appendingPathComponent("Splits"),
+      withIntermediateDirectories: true
+    )
+    try Data("Splits/gone".utf8).write(to: out.appendingPathComponent("Splits/gone.json"))
+    let shard = out.appendingPathComponent(ProjectionManifest.shardsFolder + "/Splits")
+    try Data("damaged".utf8).write(to: shard)
+    let report = try Rebuild.run(journal: h.journal, output: out)
+    #expect(report.notices.contains { $0.contains("unreadable manifest shard") })
+    #expect(report.removed.isEmpty)
+    #expect(
+      FileManager.default.fileExists(atPath: out.appendingPathComponent("Splits/gone.json").path)
+    )
+    manifest = try open(out)
+    #expect(try manifest.owned("Splits/gone.json") == nil)
+    #expect(try Rebuild.run(journal: h.journal, output: out).notices.isEmpty)
+  }
+
+  /// A folder written by a build of manifest format 1 keeps its ownership.
+  @Test func aFormatOneManifestIsReadAndReplaced() throws {
+    let h = try JournalHarness(now: Date(timeIntervalSince1970: 1_767_225_600))
+    try h.makeUpperBody()
+    let out = try makeTemporaryDirectory("manifest")
+    try Rebuild.run(journal: h.journal, output: out)
+    let documents = try documentFiles(in: out)
+    let path = try #require(documents.keys.first)
+    var owned = ""
+    for (name, bytes) in documents.sorted(by: { $0.key < $1.key }) {
+      owned +=
+        (owned.isEmpty ? "" : ",") + "\n    \"\(name)\" : \"\(SHA256Digest.hex(Array(bytes)))\""
+    }
+    let legacy = "{\n  \"format\" : 1,\n  \"owned\" : {\(owned)\n  }\n}\n"
+    try FileManager.default.removeItem(at: out.appendingPathComponent(Rebuild.manifestName))
+    try Data(legacy.utf8).write(to: out.appendingPathComponent(ProjectionManifest.legacyFileName))
+    try Data("edited".utf8).write(to: out.appendingPathComponent(path))
+    let report = try Rebuild.run(journal: h.journal, output: out)
+    #expect(report.conflicts.map(\.reason) == ["changed since the last rebuild; left alone"])
+    #expect(report.adopted.isEmpty)
+    let manager = FileManager.default
+    #expect(
+      !manager.fileExists(atPath: out.appendingPathComponent(".journal-projection.json").path)
+    )
+    try Data(documents[path] ?? Data()).write(to: out.appendingPathComponent(path))
+    let next = try Rebuild.run(journal: h.journal, output: out)
+    #expect(next.conflicts.isEmpty && next.adopted.isEmpty && next.written.isEmpty)
+  }
+}
