@@ -64,15 +64,18 @@ public struct ULID: Sendable, Hashable, Comparable, CustomStringConvertible,
   public var milliseconds: UInt64 { high >> 16 }
 
   public var description: String {
-    var characters = [UInt8](repeating: 0, count: 26)
-    var high = high
-    var low = low
-    for index in stride(from: 25, through: 0, by: -1) {
-      characters[index] = ULID.alphabet[Int(low & 0x1F)]
-      low = low >> 5 | high << 59
-      high >>= 5
+    String(unsafeUninitializedCapacity: 26) { characters in
+      var high = high
+      var low = low
+      ULID.alphabet.withUnsafeBufferPointer { alphabet in
+        for index in stride(from: 25, through: 0, by: -1) {
+          characters[index] = alphabet[Int(low & 0x1F)]
+          low = low >> 5 | high << 59
+          high >>= 5
+        }
+      }
+      return 26
     }
-    return String(decoding: characters, as: UTF8.self)
   }
 
   public static func < (lhs: ULID, rhs: ULID) -> Bool {

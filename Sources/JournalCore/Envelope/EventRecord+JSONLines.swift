@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 // MARK: - Encoding
 
 /// The bytes every record line ends with before its checksum digits: `,"crc":"`.
@@ -85,9 +93,22 @@ extension EventRecord {
   ///
   /// Keys may come in any order and unknown keys are ignored; only the checksum must be the
   /// last 18 bytes. A line longer than ``Segment/maximumLineLength`` is refused unread.
+  /// The line's SHA-256 (``EventRecord/hash``) is computed only when `hashing`.
   static func decode(
     line: UnsafeRawBufferPointer,
-    location: RecordLocation
+    location: RecordLocation,
+    hashing: Bool = false
+  ) throws(RecordFailure) -> EventRecord {
+    var strings = RecordStrings()
+    return try decode(line: line, location: location, hashing: hashing, strings: &strings)
+  }
+
+  /// Decodes one line, reusing the strings of earlier records in `strings`.
+  static func decode(
+    line: UnsafeRawBufferPointer,
+    location: RecordLocation,
+    hashing: Bool = false,
+    strings: inout RecordStrings
   ) throws(RecordFailure) -> EventRecord {
     guard !line.isEmpty else { throw RecordFailure(cause: "empty line") }
     guard line.count <= Segment.maximumLineLength else {
@@ -99,7 +120,14 @@ extension EventRecord {
     try verifyChecksum(line)
     var parser = JSONParser(line)
     do {
-      return try decodeEnvelope(&parser, line: line, location: location)
+      var record = try decodeEnvelope(
+        &parser,
+        line: line,
+        location: location,
+        strings: &strings
+      )
+      if hashing { record.hash = SHA256.hash(line) }
+      return record
     } catch let failure as JSONParser.Failure {
       throw RecordFailure(cause: "malformed JSON at byte \(failure.offset): \(failure.reason)")
     } catch let failure as RecordFailure {
@@ -138,7 +166,8 @@ extension EventRecord {
   private static func decodeEnvelope(
     _ parser: inout JSONParser,
     line: UnsafeRawBufferPointer,
-    location: RecordLocation
+    location: RecordLocation,
+    strings: inout RecordStrings
   ) throws -> EventRecord {
     var id: ULID?
     var device: String?
@@ -161,95 +190,93 @@ extension EventRecord {
         throw parser.fail("expected a string key, found \(parser.describeByte())")
       }
       // Envelope keys are matched on their bytes, without making strings.
-      let key: String
-      var bit: UInt16 = 0
+      let key: EnvelopeKey?
       if let range = parser.parsePlainString() {
         let bytes = UnsafeRawBufferPointer(rebasing: line[range])
-        if let known = envelopeKeys.firstIndex(where: { $0.utf8.elementsEqual(bytes) }) {
-          key = envelopeKeys[known]
-          bit = 1 << known
-        } else {
-          key = String(decoding: bytes, as: UTF8.self)
+        key = EnvelopeKey(bytes)
+        if key == nil, !otherKeys.insert(String(decoding: bytes, as: UTF8.self)).inserted {
+          throw RecordFailure(cause: "duplicate key '\(String(decoding: bytes, as: UTF8.self))'")
         }
       } else {
-        key = try parser.parseString()
-        bit = envelopeKeys.firstIndex(of: key).map { 1 << $0 } ?? 0
+        let text = try parser.parseString()
+        var copy = text
+        key = copy.withUTF8 { EnvelopeKey(UnsafeRawBufferPointer($0)) }
+        if key == nil, !otherKeys.insert(text).inserted {
+          throw RecordFailure(cause: "duplicate key '\(text)'")
+        }
       }
-      parser.skipWhitespace()
-      if bit != 0 {
+      if let key {
+        let bit: UInt16 = 1 << key.rawValue
         guard seenKeys & bit == 0 else { throw RecordFailure(cause: "duplicate key '\(key)'") }
         seenKeys |= bit
-      } else if !otherKeys.insert(key).inserted {
-        throw RecordFailure(cause: "duplicate key '\(key)'")
       }
+      parser.skipWhitespace()
       try parser.expect(UInt8(ascii: ":"))
       parser.skipWhitespace()
-      // The id and the hash link are read straight from the bytes when they are plain.
-      if key == "id" || key == "prev", let range = parser.parsePlainString() {
-        let bytes = UnsafeRawBufferPointer(rebasing: line[range])
-        if key == "id" {
-          guard let parsed = ULID(utf8: bytes) else {
-            throw RecordFailure(cause: "'id' is not a ULID")
-          }
-          id = parsed
-        } else {
-          guard let digest = SHA256Digest(hexUTF8: bytes) else {
-            throw RecordFailure(cause: "'prev' is not 64 lowercase hex digits")
-          }
-          previousHash = digest
-        }
-        parser.skipWhitespace()
-        try endMember(&parser, done: &done)
-        continue
-      }
-      let value = try parser.parseValue()
-      parser.skipWhitespace()
       switch key {
-      case "id":
-        throw RecordFailure(cause: "'id' is not a ULID")
-      case "dev":
-        guard let text = value.stringValue, EventLog.isValidDeviceName(text) else {
-          throw RecordFailure(cause: "'dev' is not a device name")
+      case .id:
+        // Read straight from the bytes when plain; an escaped string is read as text.
+        let parsed =
+          if let range = parser.parsePlainString() {
+            ULID(utf8: UnsafeRawBufferPointer(rebasing: line[range]))
+          } else {
+            try parser.parseValue().stringValue.flatMap { ULID($0) }
+          }
+        guard let parsed else { throw RecordFailure(cause: "'id' is not a ULID") }
+        id = parsed
+      case .prev:
+        let digest =
+          if let range = parser.parsePlainString() {
+            SHA256Digest(hexUTF8: UnsafeRawBufferPointer(rebasing: line[range]))
+          } else {
+            try parser.parseValue().stringValue.flatMap { SHA256Digest(hexString: $0) }
+          }
+        guard let digest else {
+          throw RecordFailure(cause: "'prev' is not 64 lowercase hex digits")
         }
+        previousHash = digest
+      case .dev:
+        guard let text = try parseText(&parser, line: line, cache: &strings.device),
+          EventLog.isValidDeviceName(text)
+        else { throw RecordFailure(cause: "'dev' is not a device name") }
         device = text
-      case "seq":
-        guard case .int(let number) = value, number >= 1 else {
+      case .stream:
+        guard let text = try parseText(&parser, line: line, cache: &strings.stream), !text.isEmpty
+        else { throw RecordFailure(cause: "'stream' is not a non-empty string") }
+        stream = text
+      case .type:
+        guard let text = try parseText(&parser, line: line, cache: &strings.type), !text.isEmpty
+        else { throw RecordFailure(cause: "'type' is not a non-empty string") }
+        type = text
+      case .seq:
+        guard case .int(let number) = try parser.parseValue(), number >= 1 else {
           throw RecordFailure(cause: "'seq' is not a positive integer")
         }
         sequence = UInt64(number)
-      case "ms":
-        guard case .int(let number) = value else {
+      case .ms:
+        guard case .int(let number) = try parser.parseValue() else {
           throw RecordFailure(cause: "'ms' is not an integer")
         }
         milliseconds = number
-      case "lc":
-        guard case .int(let number) = value, let fitting = UInt32(exactly: number) else {
-          throw RecordFailure(cause: "'lc' is not a 32-bit unsigned integer")
-        }
+      case .lc:
+        guard case .int(let number) = try parser.parseValue(),
+          let fitting = UInt32(exactly: number)
+        else { throw RecordFailure(cause: "'lc' is not a 32-bit unsigned integer") }
         counter = fitting
-      case "stream":
-        guard let text = value.stringValue, !text.isEmpty else {
-          throw RecordFailure(cause: "'stream' is not a non-empty string")
-        }
-        stream = text
-      case "type":
-        guard let text = value.stringValue, !text.isEmpty else {
-          throw RecordFailure(cause: "'type' is not a non-empty string")
-        }
-        type = text
-      case "v":
-        guard case .int(let number) = value, number >= 1, let fitting = Int(exactly: number) else {
-          throw RecordFailure(cause: "'v' is not a positive integer")
-        }
+      case .v:
+        guard case .int(let number) = try parser.parseValue(), number >= 1,
+          let fitting = Int(exactly: number)
+        else { throw RecordFailure(cause: "'v' is not a positive integer") }
         version = fitting
-      case "data":
+      case .data:
+        let value = try parser.parseValue()
         guard case .object = value else { throw RecordFailure(cause: "'data' is not an object") }
         payload = value
-      case "prev":
-        throw RecordFailure(cause: "'prev' is not 64 lowercase hex digits")
-      default:
-        break  // "crc" was checked on the raw bytes; unknown keys are for future versions.
+      case .crc, nil:
+        // "crc" was checked on the raw bytes; unknown keys are for future versions.
+        _ = try parser.parseValue()
       }
+      parser.skipWhitespace()
       try endMember(&parser, done: &done)
     }
     guard parser.index == line.count else {
@@ -274,7 +301,7 @@ extension EventRecord {
       version: version,
       payload: payload,
       previousHash: previousHash,
-      hash: SHA256.hash(line),
+      hash: nil,
       location: location
     )
   }
@@ -295,6 +322,69 @@ private func endMember(_ parser: inout JSONParser, done: inout Bool) throws {
 private let envelopeKeys = [
   "id", "dev", "seq", "ms", "lc", "stream", "type", "v", "data", "prev", "crc",
 ]
+
+/// An envelope key, recognised from its bytes.
+private enum EnvelopeKey: Int, CustomStringConvertible {
+  case id, dev, seq, ms, lc, stream, type, v, data, prev, crc
+
+  /// Each key's bytes packed little-endian into a word (every key is at most 8 bytes).
+  private static let words: [(count: Int, word: UInt64)] = envelopeKeys.map { key in
+    var text = key
+    return text.withUTF8 { (key.utf8.count, pack(UnsafeRawBufferPointer($0))) }
+  }
+
+  private static func pack(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    var word: UInt64 = 0
+    for index in 0..<bytes.count { word |= UInt64(bytes[index]) << (8 * UInt64(index)) }
+    return word
+  }
+
+  /// The key whose bytes are `bytes`, nil for any other key.
+  init?(_ bytes: UnsafeRawBufferPointer) {
+    guard bytes.count <= 8 else { return nil }
+    let word = EnvelopeKey.pack(bytes)
+    for (index, key) in EnvelopeKey.words.enumerated()
+    where key.word == word && key.count == bytes.count {
+      self.init(rawValue: index)
+      return
+    }
+    return nil
+  }
+
+  var description: String { envelopeKeys[rawValue] }
+}
+
+/// The stream, type and device of the last record decoded: the next record usually repeats
+/// them, and then shares their storage instead of allocating its own strings.
+struct RecordStrings {
+  var device = ""
+  var stream = ""
+  var type = ""
+}
+
+/// A string value, or nil when the value is not a string.
+///
+/// A plain ASCII string equal to `cache` gives `cache` itself; others replace it.
+private func parseText(
+  _ parser: inout JSONParser,
+  line: UnsafeRawBufferPointer,
+  cache: inout String
+) throws -> String? {
+  guard let range = parser.parsePlainString() else { return try parser.parseValue().stringValue }
+  let bytes = UnsafeRawBufferPointer(rebasing: line[range])
+  guard let base = bytes.baseAddress, cache.utf8.count == bytes.count else {
+    let text = String(decoding: bytes, as: UTF8.self)
+    cache = text
+    return text
+  }
+  let same = cache.utf8.withContiguousStorageIfAvailable { cached in
+    cached.baseAddress.map { memcmp($0, base, bytes.count) == 0 } ?? false
+  }
+  if same == true { return cache }
+  let text = String(decoding: bytes, as: UTF8.self)
+  cache = text
+  return text
+}
 
 /// Eight lowercase hex digits.
 func hex8(_ value: UInt32) -> String {

@@ -24,7 +24,12 @@ public struct EventRecord: Sendable, Hashable {
   public var previousHash: SHA256Digest
   /// The SHA-256 of this record's line without its newline: the next record's
   /// ``previousHash``.
-  public var hash: SHA256Digest
+  ///
+  /// Set on records a ``DeviceWriter`` appends and on those ``EventLog/verify()`` checks;
+  /// nil on records read by ``EventLog/readHistory()`` and ``EventLog/readDevice(_:)``,
+  /// which check checksums, not the hash chain (a ``DevicePosition`` holds the hash of a
+  /// device's last record read). Derived from the line, it is not part of equality.
+  public var hash: SHA256Digest?
   /// Where the record is stored.
   public var location: RecordLocation
 
@@ -39,7 +44,7 @@ public struct EventRecord: Sendable, Hashable {
     version: Int,
     payload: JSONValue,
     previousHash: SHA256Digest,
-    hash: SHA256Digest,
+    hash: SHA256Digest?,
     location: RecordLocation
   ) {
     self.id = id
@@ -70,4 +75,23 @@ public struct RecordLocation: Sendable, Hashable, CustomStringConvertible {
   }
 
   public var description: String { "\(file):\(line)" }
+}
+
+extension EventRecord {
+  /// Records are equal when every field but ``hash`` is: the hash is derived from the line
+  /// and only some records carry it.
+  public static func == (lhs: EventRecord, rhs: EventRecord) -> Bool {
+    lhs.id == rhs.id && lhs.device == rhs.device && lhs.sequence == rhs.sequence
+      && lhs.time == rhs.time && lhs.stream == rhs.stream && lhs.type == rhs.type
+      && lhs.version == rhs.version && lhs.payload == rhs.payload
+      && lhs.previousHash == rhs.previousHash && lhs.location == rhs.location
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(id)
+    hasher.combine(device)
+    hasher.combine(sequence)
+    hasher.combine(previousHash)
+    hasher.combine(payload)
+  }
 }

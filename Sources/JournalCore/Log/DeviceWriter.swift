@@ -271,7 +271,7 @@ public final class DeviceWriter: @unchecked Sendable {
               + "a record may take at most \(Segment.maximumLineLength) (1 MiB)"
           )
         }
-        previous = encoded.record.hash
+        previous = encoded.record.hash ?? .zero
         lastLineLength = encoded.line.count - 1
         bytes.append(contentsOf: encoded.line)
         records.append(encoded.record)

@@ -270,6 +270,7 @@ extension EventLog {
         )
       }
     }
+    var strings = RecordStrings()
     for line in lines[0..<end] {
       guard line.isTerminated else {
         history.stoppedBy = JournalError(
@@ -283,7 +284,8 @@ extension EventLog {
       do throws(RecordFailure) {
         let record = try EventRecord.decode(
           line: UnsafeRawBufferPointer(rebasing: buffer[line.range]),
-          location: RecordLocation(file: file, line: line.number)
+          location: RecordLocation(file: file, line: line.number),
+          strings: &strings
         )
         guard record.device == device else {
           throw RecordFailure(

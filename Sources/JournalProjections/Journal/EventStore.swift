@@ -12,7 +12,22 @@ public struct StoredEvent: Sendable, Hashable {
   public var version: Int
   public var payload: JSONValue
   /// Where it is stored, for messages: `devices/phone/000001.jsonl:12`.
-  public var location: String
+  public var location: String {
+    get {
+      switch place {
+      case .text(let text): text
+      case .record(let location): location.description
+      }
+    }
+    set { place = .text(newValue) }
+  }
+  /// The location, kept as the log gives it until a message needs its text.
+  private var place: Place
+
+  private enum Place: Sendable {
+    case text(String)
+    case record(RecordLocation)
+  }
 
   public init(
     id: String,
@@ -35,7 +50,37 @@ public struct StoredEvent: Sendable, Hashable {
     self.type = type
     self.version = version
     self.payload = payload
-    self.location = location
+    self.place = .text(location)
+  }
+
+  /// The event of a log record, with the record's location.
+  init(_ record: EventRecord) {
+    self.id = record.id.description
+    self.device = record.device
+    self.sequence = record.sequence
+    self.milliseconds = record.time.milliseconds
+    self.counter = record.time.counter
+    self.stream = record.stream
+    self.type = record.type
+    self.version = record.version
+    self.payload = record.payload
+    self.place = .record(record.location)
+  }
+
+  public static func == (lhs: StoredEvent, rhs: StoredEvent) -> Bool {
+    lhs.id == rhs.id && lhs.device == rhs.device && lhs.sequence == rhs.sequence
+      && lhs.milliseconds == rhs.milliseconds && lhs.counter == rhs.counter
+      && lhs.stream == rhs.stream && lhs.type == rhs.type && lhs.version == rhs.version
+      && lhs.payload == rhs.payload && lhs.location == rhs.location
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(id)
+    hasher.combine(device)
+    hasher.combine(sequence)
+    hasher.combine(stream)
+    hasher.combine(type)
+    hasher.combine(payload)
   }
 }
 

@@ -67,18 +67,7 @@ public final class FileEventStore: PositionedEventStore, @unchecked Sendable {
   }
 
   static func stored(_ record: EventRecord) -> StoredEvent {
-    StoredEvent(
-      id: record.id.description,
-      device: record.device,
-      sequence: record.sequence,
-      milliseconds: record.time.milliseconds,
-      counter: record.time.counter,
-      stream: record.stream,
-      type: record.type,
-      version: record.version,
-      payload: record.payload,
-      location: record.location.description
-    )
+    StoredEvent(record)
   }
 }
 

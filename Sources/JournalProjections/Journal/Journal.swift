@@ -65,12 +65,12 @@ public final class Journal: @unchecked Sendable {
     var quarantined: [String: String] = [:]
     var notices = storeNotices
     for record in stored {
-      if quarantined[record.stream] != nil { continue }
-      switch Self.decode(record, upcaster: upcaster) {
-      case .success(let events): history += events
-      case .failure(let reason):
-        quarantined[record.stream] = "\(record.location): \(reason)"
-        notices.append("\(record.location): stream '\(record.stream)' quarantined: \(reason)")
+      if !quarantined.isEmpty, quarantined[record.stream] != nil { continue }
+      if let failure = Self.decode(record, upcaster: upcaster, into: &history) {
+        quarantined[record.stream] = "\(record.location): \(failure.reason)"
+        notices.append(
+          "\(record.location): stream '\(record.stream)' quarantined: \(failure.reason)"
+        )
       }
     }
     // A stream quarantined late loses its earlier events too: its documents stay as they are.
@@ -83,11 +83,23 @@ public final class Journal: @unchecked Sendable {
     self.positions = positions
   }
 
-  /// Upcasts and decodes one stored event; one stored event may become several.
+  /// Upcasts and decodes one stored event, appending it to `events`.
+  ///
+  /// One stored event may become several. On failure nothing is appended.
   static func decode(
     _ record: StoredEvent,
-    upcaster: Upcaster
-  ) -> Result<[FoldEvent], DecodeFailure> {
+    upcaster: Upcaster,
+    into events: inout [FoldEvent]
+  ) -> DecodeFailure? {
+    // Most events are stored at their type's current version: nothing to lift.
+    if upcaster.currentVersions[record.type] == record.version {
+      do {
+        events.append(try foldEvent(record, type: record.type, payload: record.payload, part: 0))
+        return nil
+      } catch {
+        return DecodeFailure(reason: error.description)
+      }
+    }
     let lifted: [(type: String, payload: JSONValue)]
     do {
       lifted = try upcaster.upcast(
@@ -96,31 +108,41 @@ public final class Journal: @unchecked Sendable {
         payload: record.payload
       )
     } catch {
-      return .failure(DecodeFailure(reason: error.reason))
+      return DecodeFailure(reason: error.reason)
     }
-    var events: [FoldEvent] = []
-    for (offset, item) in lifted.enumerated() {
+    let count = events.count
+    for (part, item) in lifted.enumerated() {
       do {
-        let event = try JournalEvent(type: item.type, payload: item.payload)
-        let at = item.payload[PayloadMetadata.at]?.intValue.map(Date.init(milliseconds:))
-        events.append(
-          FoldEvent(
-            id: offset == 0 ? record.id : "\(record.id)#\(offset + 1)",
-            device: record.device,
-            sequence: record.sequence,
-            milliseconds: record.milliseconds,
-            counter: record.counter,
-            stream: record.stream,
-            at: at,
-            action: item.payload[PayloadMetadata.action]?.stringValue,
-            event: event
-          )
-        )
+        events.append(try foldEvent(record, type: item.type, payload: item.payload, part: part))
       } catch {
-        return .failure(DecodeFailure(reason: error.description))
+        events.removeSubrange(count...)
+        return DecodeFailure(reason: error.description)
       }
     }
-    return .success(events)
+    return nil
+  }
+
+  /// Part `part` (0 for the first) of a stored event, decoded from its current-version
+  /// `payload`.
+  private static func foldEvent(
+    _ record: StoredEvent,
+    type: String,
+    payload: JSONValue,
+    part: Int
+  ) throws(PayloadError) -> FoldEvent {
+    let event = try JournalEvent(type: type, payload: payload)
+    let at = payload[PayloadMetadata.at]?.intValue.map(Date.init(milliseconds:))
+    return FoldEvent(
+      id: part == 0 ? record.id : "\(record.id)#\(part + 1)",
+      device: record.device,
+      sequence: record.sequence,
+      milliseconds: record.milliseconds,
+      counter: record.counter,
+      stream: record.stream,
+      at: at,
+      action: payload[PayloadMetadata.action]?.stringValue,
+      event: event
+    )
   }
 
   struct DecodeFailure: Error, CustomStringConvertible {
@@ -201,9 +223,7 @@ public final class Journal: @unchecked Sendable {
       positions[device] = nil
     }
     var appended: [FoldEvent] = []
-    for record in stored {
-      if case .success(let events) = Self.decode(record, upcaster: upcaster) { appended += events }
-    }
+    for record in stored { _ = Self.decode(record, upcaster: upcaster, into: &appended) }
     history += appended
     digest?.append(contentsOf: appended)
     // New events sort after everything folded, so they fold on top, unless a

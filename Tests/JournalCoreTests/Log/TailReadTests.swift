@@ -62,13 +62,13 @@ import Testing
     #expect(bytes[position.offset - 1] == UInt8(ascii: "\n"))
     let line = Array(bytes[(position.offset - 1 - position.length)..<(position.offset - 1)])
     #expect(SHA256.hash(line) == position.hash)
-    #expect(position.hash == last.hash)
 
     // A writer reports the same position when it opens, and the new end after an append.
     let writer = try log.openWriter(device: "phone", options: testOptions(seed: 9))
     defer { writer.close() }
     #expect(writer.position == position)
-    try writer.append(sampleEvent(50))
+    let appended = try writer.append(sampleEvent(50))
+    #expect(appended.previousHash == position.hash)
     #expect(writer.position == (try log.readHistory().positions["phone"]))
     #expect(try log.readHistory(after: ["phone": position]).records.count == 1)
   }
