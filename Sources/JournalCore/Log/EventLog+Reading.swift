@@ -99,8 +99,87 @@ extension EventLog {
     _ device: String,
     after position: DevicePosition?
   ) throws -> DeviceHistory {
+    try readDevices([(device, position)])[0]
+  }
+
+  /// Reads several devices, decoding their segments on every core; see
+  /// ``readDevice(_:after:)``.
+  func readDevices(
+    _ devices: [(name: String, position: DevicePosition?)]
+  ) throws
+    -> [DeviceHistory]
+  {
+    let plans = try devices.map { try planDevice($0.name, after: $0.position) }
+    let jobs = plans.indices.flatMap { device in plans[device].segments.map { (device, $0) } }
+    let outcomes = SegmentOutcomes(count: jobs.count)
+    let log = self
+    DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
+      let (device, segment) = jobs[index]
+      outcomes.set(index, log.readSegment(segment, device: plans[device].history.device))
+    }
+    // Put each device's segments together in order, up to the first that stops it.
+    var histories = plans.map(\.history)
+    var stopped = plans.map { $0.history.stoppedBy != nil }
+    for (index, job) in jobs.enumerated() where !stopped[job.0] {
+      let outcome = try outcomes.get(index).get()
+      var history = histories[job.0]
+      history.records += outcome.records
+      history.notices += outcome.notices
+      if let position = outcome.position { history.position = position }
+      if let error = outcome.stoppedBy {
+        history.stoppedBy = error
+        stopped[job.0] = true
+      }
+      histories[job.0] = history
+    }
+    return histories
+  }
+
+  /// What reading a device will do: the notices known from its listing, and the segments to
+  /// read.
+  private struct DevicePlan {
+    var history: DeviceHistory
+    var segments: [SegmentJob] = []
+  }
+
+  /// One segment to read: from its start, or from a position's boundary record.
+  private struct SegmentJob {
+    var number: Int
+    var name: String
+    var resume: DevicePosition?
+    var isLast: Bool
+  }
+
+  /// What reading one segment gave.
+  private struct SegmentOutcome: Sendable {
+    var records: [EventRecord] = []
+    var notices: [RecoveryNotice] = []
+    var position: DevicePosition?
+    var stoppedBy: JournalError?
+  }
+
+  /// The outcomes of segments read in parallel, each set once.
+  private final class SegmentOutcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Result<SegmentOutcome, JournalError>?]
+
+    init(count: Int) { values = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: Result<SegmentOutcome, JournalError>) {
+      lock.withLock { values[index] = value }
+    }
+
+    func get(_ index: Int) -> Result<SegmentOutcome, JournalError> {
+      lock.withLock { values[index] ?? .failure(JournalError(.io, "segment not read")) }
+    }
+  }
+
+  /// Lists `device` and decides which segments to read.
+  private func planDevice(_ device: String, after position: DevicePosition?) throws -> DevicePlan {
     try EventLog.validateDeviceName(device)
-    var history = DeviceHistory(device: device, records: [], notices: [], stoppedBy: nil)
+    var plan = DevicePlan(
+      history: DeviceHistory(device: device, records: [], notices: [], stoppedBy: nil)
+    )
     if let position {
       do {
         try checkDeviceFolder(device)
@@ -111,14 +190,14 @@ extension EventLog {
       do {
         try checkDeviceFolder(device)
       } catch {
-        history.stoppedBy = error
-        return history
+        plan.history.stoppedBy = error
+        return plan
       }
     }
     let folder = deviceFolder(device)
     let listing = try DeviceFolderListing(folder: folder)
     for artefact in listing.syncArtefacts {
-      history.notices.append(
+      plan.history.notices.append(
         RecoveryNotice(
           kind: .syncArtefactIgnored,
           file: relativePath(device: device, file: artefact.name),
@@ -133,7 +212,7 @@ extension EventLog {
     if let gap = listing.gap {
       // Later segments before earlier ones: sync is still delivering. Read up to the gap.
       segments = listing.segments[..<gap.after.startIndex]
-      history.notices.append(
+      plan.history.notices.append(
         RecoveryNotice(
           kind: .segmentNotArrived,
           file: relativePath(device: device, file: Segment.fileName(gap.missing)),
@@ -154,46 +233,71 @@ extension EventLog {
         throw positionChanged(device, position, "the position is malformed")
       }
       start = found
-      history.position = position
+      plan.history.position = position
     }
-    for index in segments[start...].indices {
-      let segment = segments[index]
-      let relative = relativePath(device: device, file: segment.name)
-      // Resuming: read from the boundary record's first byte, to check it.
-      let resume = index == start ? position : nil
-      let from = resume.map { $0.offset - $0.length - 1 } ?? 0
-      let bytes: [UInt8]
-      do {
-        bytes = try readSegmentFile(device: device, name: segment.name, from: from)
-      } catch {
-        guard error.kind == .refusedFile else { throw error }
-        if let resume { throw positionChanged(device, resume, error.message) }
-        history.stoppedBy = error
-        break
+    plan.segments = segments[start...].indices.map { index in
+      SegmentJob(
+        number: segments[index].number,
+        name: segments[index].name,
+        resume: index == start ? position : nil,
+        isLast: listing.gap == nil && index == segments.endIndex - 1
+      )
+    }
+    return plan
+  }
+
+  /// Reads and decodes one segment of `device`.
+  private func readSegment(
+    _ job: SegmentJob,
+    device: String
+  ) -> Result<SegmentOutcome, JournalError> {
+    let relative = relativePath(device: device, file: job.name)
+    // Resuming: read from the boundary record's first byte, to check it.
+    let from = job.resume.map { $0.offset - $0.length - 1 } ?? 0
+    var history = DeviceHistory(device: device, records: [], notices: [], stoppedBy: nil)
+    let bytes: [UInt8]
+    do {
+      bytes = try readSegmentFile(device: device, name: job.name, from: from)
+    } catch {
+      guard error.kind == .refusedFile else { return .failure(error) }
+      if let resume = job.resume {
+        return .failure(positionChanged(device, resume, error.message))
       }
-      let isLast = listing.gap == nil && index == segments.endIndex - 1
-      let stop = try bytes.withUnsafeBytes { whole in
-        var buffer = whole
-        var firstLine = 1
-        if let resume {
+      return .success(SegmentOutcome(stoppedBy: error))
+    }
+    let boundary: JournalError? = bytes.withUnsafeBytes { whole in
+      var buffer = whole
+      var firstLine = 1
+      if let resume = job.resume {
+        do throws(JournalError) {
           try checkBoundary(whole, device: device, position: resume)
-          buffer = UnsafeRawBufferPointer(rebasing: whole[(resume.length + 1)...])
-          firstLine = resume.line + 1
+        } catch {
+          return error
         }
-        return readSegment(
-          buffer,
-          segment: segment.number,
-          offset: resume?.offset ?? 0,
-          firstLine: firstLine,
-          file: relative,
-          device: device,
-          isLast: isLast,
-          into: &history
-        )
+        buffer = UnsafeRawBufferPointer(rebasing: whole[(resume.length + 1)...])
+        firstLine = resume.line + 1
       }
-      if stop { break }
+      _ = readSegment(
+        buffer,
+        segment: job.number,
+        offset: job.resume?.offset ?? 0,
+        firstLine: firstLine,
+        file: relative,
+        device: device,
+        isLast: job.isLast,
+        into: &history
+      )
+      return nil
     }
-    return history
+    if let boundary { return .failure(boundary) }
+    return .success(
+      SegmentOutcome(
+        records: history.records,
+        notices: history.notices,
+        position: history.position,
+        stoppedBy: history.stoppedBy
+      )
+    )
   }
 
   /// Checks that `bytes`, read from the start of the boundary record of `position`, start
@@ -347,7 +451,7 @@ extension EventLog {
       throw positionChanged(device, position, "the device folder is not there")
     }
     names.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-    let devices = try names.map { try readDevice($0, after: positions[$0]) }
+    let devices = try readDevices(names.map { ($0, positions[$0]) })
     var history = EventLog.merge(devices)
     history.notices += deviceFolderCopies()
     return history

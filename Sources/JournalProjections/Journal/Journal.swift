@@ -60,17 +60,31 @@ public final class Journal: @unchecked Sendable {
     } else {
       (stored, storeNotices) = try store.readHistory()
     }
-    var history: [FoldEvent] = []
-    history.reserveCapacity(stored.count)
     var quarantined: [String: String] = [:]
     var notices = storeNotices
-    for record in stored {
-      if !quarantined.isEmpty, quarantined[record.stream] != nil { continue }
-      if let failure = Self.decode(record, upcaster: upcaster, into: &history) {
-        quarantined[record.stream] = "\(record.location): \(failure.reason)"
-        notices.append(
-          "\(record.location): stream '\(record.stream)' quarantined: \(failure.reason)"
-        )
+    // Decode in chunks on every core; then, in order, quarantine the streams that failed.
+    let chunks = Self.decodeChunks(stored, upcaster: upcaster)
+    var history: [FoldEvent] = []
+    if chunks.allSatisfy(\.failures.isEmpty) {
+      history.reserveCapacity(chunks.reduce(0) { $0 + $1.events.count })
+      for chunk in chunks { history += chunk.events }
+    } else {
+      history.reserveCapacity(stored.count)
+      for chunk in chunks {
+        var start = 0
+        for (offset, end) in chunk.ends.enumerated() {
+          let record = stored[chunk.first + offset]
+          defer { start = end }
+          if !quarantined.isEmpty, quarantined[record.stream] != nil { continue }
+          if let failure = chunk.failures[offset] {
+            quarantined[record.stream] = "\(record.location): \(failure.reason)"
+            notices.append(
+              "\(record.location): stream '\(record.stream)' quarantined: \(failure.reason)"
+            )
+          } else {
+            history += chunk.events[start..<end]
+          }
+        }
       }
     }
     // A stream quarantined late loses its earlier events too: its documents stay as they are.
@@ -81,6 +95,51 @@ public final class Journal: @unchecked Sendable {
     self.quarantined = quarantined
     self.notices = notices
     self.positions = positions
+  }
+
+  /// The events decoded from a run of stored events.
+  struct DecodedChunk: Sendable {
+    /// The index in the stored events of the chunk's first.
+    var first: Int
+    /// The decoded events of every stored event that decoded.
+    var events: [FoldEvent] = []
+    /// For each stored event, the end of its events in ``events``.
+    var ends: [Int] = []
+    /// Why stored events failed, by their offset in the chunk.
+    var failures: [Int: DecodeFailure] = [:]
+  }
+
+  /// Decodes `stored` in chunks, on every core.
+  static func decodeChunks(_ stored: [StoredEvent], upcaster: Upcaster) -> [DecodedChunk] {
+    let size = 16_384
+    let count = (stored.count + size - 1) / size
+    let results = DecodedChunks(count: count)
+    DispatchQueue.concurrentPerform(iterations: count) { index in
+      var chunk = DecodedChunk(first: index * size)
+      let range = chunk.first..<min(stored.count, chunk.first + size)
+      chunk.events.reserveCapacity(range.count)
+      chunk.ends.reserveCapacity(range.count)
+      for position in range {
+        if let failure = decode(stored[position], upcaster: upcaster, into: &chunk.events) {
+          chunk.failures[position - chunk.first] = failure
+        }
+        chunk.ends.append(chunk.events.count)
+      }
+      results.set(index, chunk)
+    }
+    return results.values
+  }
+
+  /// The chunks decoded in parallel, each set once.
+  private final class DecodedChunks: @unchecked Sendable {
+    private let lock = NSLock()
+    private var chunks: [DecodedChunk]
+
+    init(count: Int) { chunks = (0..<count).map { DecodedChunk(first: $0) } }
+
+    func set(_ index: Int, _ chunk: DecodedChunk) { lock.withLock { chunks[index] = chunk } }
+
+    var values: [DecodedChunk] { lock.withLock { chunks } }
   }
 
   /// Upcasts and decodes one stored event, appending it to `events`.
@@ -145,7 +204,7 @@ public final class Journal: @unchecked Sendable {
     )
   }
 
-  struct DecodeFailure: Error, CustomStringConvertible {
+  struct DecodeFailure: Error, Sendable, CustomStringConvertible {
     var reason: String
 
     /// The reason alone, as the quarantine notice shows it.
