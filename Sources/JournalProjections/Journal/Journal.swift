@@ -142,6 +142,16 @@ public final class Journal: @unchecked Sendable {
     var values: [DecodedChunk] { lock.withLock { chunks } }
   }
 
+  /// Upcasts and decodes one stored event; one stored event may become several.
+  static func decode(
+    _ record: StoredEvent,
+    upcaster: Upcaster
+  ) -> Result<[FoldEvent], DecodeFailure> {
+    var events: [FoldEvent] = []
+    if let failure = decode(record, upcaster: upcaster, into: &events) { return .failure(failure) }
+    return .success(events)
+  }
+
   /// Upcasts and decodes one stored event, appending it to `events`.
   ///
   /// One stored event may become several. On failure nothing is appended.
