@@ -7,7 +7,7 @@ import JournalCore
 ///
 /// `journal today` needs every split, but only the workouts touched lately,
 /// the newest one and any still open. After a full read the cache keeps those
-/// workouts (the *recent* ones: any activity, a start or a set completed, since
+/// workouts (the *recent* ones: any activity, a start or a set completed, within
 /// ``window`` before the last event) and, for the others, only what proves they
 /// cannot change the answer: their ids, and the newest of them. The next
 /// `today` reads the cache, reads each device's log only after the position
@@ -35,7 +35,12 @@ public enum TodayCache {
   static let outsideFile = folder + "/outside"
   static let format = 1
   /// How far before the last event a workout's activity keeps it in the cache.
-  public static let window: TimeInterval = 2 * 86_400
+  ///
+  /// A local day starts at most 25 hours before any moment in it (a day that
+  /// ends summer time is 25 hours long), so the day of any moment after the
+  /// last event starts within this window: asked about the present, the cache
+  /// answers.
+  public static let window: TimeInterval = 30 * 3600
 
   /// A workout's place in the `liveWorkouts` order.
   struct WorkoutKey: Codable, Equatable, Comparable {
@@ -137,7 +142,11 @@ public enum TodayCache {
     else { return nil }
     var events: [FoldEvent] = []
     for record in tail.records {
-      guard case .success(let decoded) = Journal.decode(FileEventStore.stored(record), upcaster: upcaster)
+      guard
+        case .success(let decoded) = Journal.decode(
+          FileEventStore.stored(record),
+          upcaster: upcaster
+        )
       else { return nil }
       events += decoded
     }
@@ -204,7 +213,9 @@ public enum TodayCache {
     }
     if let outside = contents.newestOpenOutside {
       guard
-        let open = live.last(where: { $0.document.start <= dayEnd && !$0.document.status.isResolved }),
+        let open = live.last(where: {
+          $0.document.start <= dayEnd && !$0.document.status.isResolved
+        }),
         WorkoutKey(open) > outside
       else { return false }
     }
@@ -213,9 +224,11 @@ public enum TodayCache {
 
   // MARK: - Writing
 
-  /// Writes the cache for `journal` after a full read; does nothing when the
-  /// read set something aside, a stream is quarantined, or the store keeps no
-  /// positions. Errors are ignored: the cache is only a cache.
+  /// Writes the cache for `journal` after a full read.
+  ///
+  /// Does nothing when the read set something aside, a stream is quarantined,
+  /// or the store keeps no positions. Errors are ignored: the cache is only a
+  /// cache.
   public static func save(_ journal: Journal, journalAt url: URL) {
     guard journal.notices.isEmpty, journal.quarantined.isEmpty, !journal.positions.isEmpty
     else { return }
@@ -273,7 +286,9 @@ public enum TodayCache {
         guard let previous = try files.read(outsideFile),
           SHA256Digest.hex(previous) == contents.outsideDigest
         else { return }
-        listed = Set(String(decoding: previous, as: UTF8.self).split(separator: "\n").map(String.init))
+        listed = Set(
+          String(decoding: previous, as: UTF8.self).split(separator: "\n").map(String.init)
+        )
       }
       listed.formUnion(outside)
       let bytes = Array(listed.sorted().map { $0 + "\n" }.joined().utf8)

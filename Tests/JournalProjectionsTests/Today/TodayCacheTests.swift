@@ -99,7 +99,12 @@ final class DiskJournal: @unchecked Sendable {
         let old = state.liveWorkouts.dropLast(5).last
         guard let old, let log = old.document.logs.first else { break }
         try journal.execute(
-          .adjustSet(workout: old.document.id, exercise: log.exerciseName, set: 1, SetActuals(reps: 3)),
+          .adjustSet(
+            workout: old.document.id,
+            exercise: log.exerciseName,
+            set: 1,
+            SetActuals(reps: 3)
+          ),
           device: device,
           now: disk.now
         )
@@ -187,8 +192,10 @@ final class DiskJournal: @unchecked Sendable {
     // The last record folded replaced by another: history changed under the cache.
     let phone = disk.url.appendingPathComponent("devices/phone")
     let segment = try #require(
-      try FileManager.default.contentsOfDirectory(atPath: phone.path).filter { $0.hasSuffix(".jsonl") }
-        .max()
+      try FileManager.default.contentsOfDirectory(atPath: phone.path).filter {
+        $0.hasSuffix(".jsonl")
+      }
+      .max()
     )
     let file = phone.appendingPathComponent(segment)
     var lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
@@ -200,7 +207,8 @@ final class DiskJournal: @unchecked Sendable {
   @Test func theCacheIsPrivate() throws {
     let disk = try DiskJournal(sampleSeed: 7)
     _ = try disk.today(at: disk.now, in: .gmt)
-    for (path, mode) in [(disk.cacheFolder.path, 0o700), (disk.cacheFolder.path + "/state", 0o600)] {
+    for (path, mode) in [(disk.cacheFolder.path, 0o700), (disk.cacheFolder.path + "/state", 0o600)]
+    {
       let attributes = try FileManager.default.attributesOfItem(atPath: path)
       #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o777 } == mode, "\(path)")
     }
