@@ -121,7 +121,7 @@ extension EventLog {
     var histories = plans.map(\.history)
     var stopped = plans.map { $0.history.stoppedBy != nil }
     for (index, job) in jobs.enumerated() where !stopped[job.0] {
-      let outcome = try outcomes.get(index).get()
+      let outcome = try outcomes.take(index).get()
       var history = histories[job.0]
       history.records += outcome.records
       history.notices += outcome.notices
@@ -169,8 +169,12 @@ extension EventLog {
       lock.withLock { values[index] = value }
     }
 
-    func get(_ index: Int) -> Result<SegmentOutcome, JournalError> {
-      lock.withLock { values[index] ?? .failure(JournalError(.io, "segment not read")) }
+    /// The outcome of segment `index`, let go here so its records are not held twice.
+    func take(_ index: Int) -> Result<SegmentOutcome, JournalError> {
+      lock.withLock {
+        defer { values[index] = nil }
+        return values[index] ?? .failure(JournalError(.io, "segment not read"))
+      }
     }
   }
 

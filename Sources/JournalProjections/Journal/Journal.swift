@@ -63,11 +63,15 @@ public final class Journal: @unchecked Sendable {
     var quarantined: [String: String] = [:]
     var notices = storeNotices
     // Decode in chunks on every core; then, in order, quarantine the streams that failed.
-    let chunks = Self.decodeChunks(stored, upcaster: upcaster)
+    var chunks = Self.decodeChunks(stored, upcaster: upcaster)
     var history: [FoldEvent] = []
     if chunks.allSatisfy(\.failures.isEmpty) {
       history.reserveCapacity(chunks.reduce(0) { $0 + $1.events.count })
-      for chunk in chunks { history += chunk.events }
+      // Each chunk is let go once copied, so the history is not held twice.
+      for index in chunks.indices {
+        history += chunks[index].events
+        chunks[index].events = []
+      }
     } else {
       history.reserveCapacity(stored.count)
       for chunk in chunks {
