@@ -133,14 +133,23 @@ final class DocumentTreeWriter {
   }
 
   /// Writes `bytes` to the file at `relative` in place, without sync: for
-  /// cache files, which are checked by digest when read back.
+  /// cache files, which are checked by digest when read back, so a torn write
+  /// is detected.
+  ///
+  /// The file is overwritten from its start and then cut to the new length,
+  /// never first emptied: on ext4 (`auto_da_alloc`) emptying a file and
+  /// writing it again forces its data out at close, which costs as much as a
+  /// sync.
   func writeInPlace(_ relative: String, _ bytes: [UInt8]) throws {
     try makeFolders(RelativePath.folder(of: relative))
-    let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW
+    let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW
     let descriptor = open(absolute(relative), flags, 0o600)
     guard descriptor >= 0 else { throw failure("create", relative) }
     defer { close(descriptor) }
     try writeAll(descriptor, bytes, relative)
+    guard ftruncate(descriptor, off_t(bytes.count)) == 0 else {
+      throw failure("truncate", relative)
+    }
   }
 
   /// Appends `bytes` to the file at `relative`, after cutting it to its

@@ -278,6 +278,7 @@ extension RebuildRun {
         }
       }
     }
-    try writer.writeAtomically(Checkpoint.headPath, checkpoint.encodedHead(), durable: false)
+    // In place like the other checkpoint files: a torn head fails its checksum.
+    try writer.writeInPlace(Checkpoint.headPath, checkpoint.encodedHead())
   }
 }
