@@ -48,12 +48,15 @@ extension WorkoutState {
       guard let index = document.logs.firstIndex(where: { $0.id == logID }) else {
         return "no log '\(logID)'"
       }
-      var log = document.logs[index]
-      var sources = provenance[logID] ?? []
-      if let problem = Self.apply(e, to: &log, sources: &sources) { return problem }
-      document.logs[index] = log
-      provenance[logID] = sources.isEmpty ? nil : sources
-      return nil
+      // Edited where they are, so a log's entries are not copied per event; an
+      // edit reports its problem before it changes anything.
+      let problem = Self.apply(
+        e,
+        to: &document.logs[index],
+        sources: &provenance[logID, default: []]
+      )
+      if provenance[logID]?.isEmpty == true { provenance[logID] = nil }
+      return problem
     }
   }
 
@@ -83,7 +86,8 @@ extension WorkoutState {
       if log.status == .notStarted { log.transition(to: .inProgress, at: e.at) }
       var entry = log.planEntry(at: e.at)
       if let actuals = set.actuals { entry.apply(actuals) }
-      log.setEntries = (log.setEntries ?? []) + [entry]
+      log.setEntries = log.setEntries ?? []
+      log.setEntries?.append(entry)
       log.currentStateIndex = log.setEntries?.count ?? 0
       log.sets = max(log.sets, log.currentStateIndex)
       log.updatedAt = e.at
@@ -100,10 +104,9 @@ extension WorkoutState {
     case .setAdjusted(let adjustment):
       guard
         let index = sources.firstIndex(where: { $0.key == adjustment.setEventID }),
-        var entries = log.setEntries, index < entries.count
+        index < log.setEntries?.count ?? 0
       else { return "no recorded set '\(adjustment.setEventID)' in log '\(log.id)'" }
-      entries[index].apply(adjustment.actuals)
-      log.setEntries = entries
+      log.setEntries?[index].apply(adjustment.actuals)
       sources[index].adjustments.append(e.id)
       log.updatedAt = e.at
     case .setAdded:
