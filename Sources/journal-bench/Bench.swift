@@ -6,42 +6,23 @@ import JournalProjections
 final class Bench {
   let options: Options
   let report: Report
-  let scratch: URL
-  private let ownsScratch: Bool
+  private let scratchFolder: ScratchFolder
   private var journals: [String: GeneratedJournal] = [:]
 
   init(options: Options) throws {
     self.options = options
     self.report = Report(quiet: false)
-    if let directory = options.directory {
-      scratch = directory
-      ownsScratch = false
-    } else {
-      scratch = FileManager.default.temporaryDirectory
-        .appendingPathComponent("journal-bench-\(ProcessInfo.processInfo.processIdentifier)")
-      ownsScratch = true
-    }
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    scratchFolder = try ScratchFolder(named: options.directory, prefix: "journal-bench")
   }
 
-  func cleanUp() {
-    if ownsScratch { try? FileManager.default.removeItem(at: scratch) }
-  }
+  var scratch: URL { scratchFolder.url }
+
+  func cleanUp() { scratchFolder.remove() }
 
   var machine: [String: String] {
-    var info = [
-      "processors": String(ProcessInfo.processInfo.activeProcessorCount),
-      "memoryBytes": String(ProcessInfo.processInfo.physicalMemory),
-      "os": ProcessInfo.processInfo.operatingSystemVersionString,
-      "repetitions": String(options.repetitions),
-      "seed": String(options.seed),
-    ]
-    #if DEBUG
-    info["build"] = "debug"
-    #else
-    info["build"] = "release"
-    #endif
-    return info
+    machineDescription([
+      "repetitions": String(options.repetitions), "seed": String(options.seed),
+    ])
   }
 
   func wants(_ scenario: String) -> Bool { options.scenarios.contains(scenario) }

@@ -238,3 +238,42 @@ final class Report {
     }
   }
 }
+
+/// The folder a run writes in: the one named with `--dir` (kept afterwards), or a fresh one
+/// in the temporary folder, which ``remove()`` deletes.
+struct ScratchFolder {
+  let url: URL
+  private let isOwned: Bool
+
+  init(named directory: URL?, prefix: String) throws {
+    if let directory {
+      url = directory
+      isOwned = false
+    } else {
+      url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("\(prefix)-\(ProcessInfo.processInfo.processIdentifier)")
+      isOwned = true
+    }
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+
+  /// Deletes the folder when the run made it.
+  func remove() {
+    if isOwned { try? FileManager.default.removeItem(at: url) }
+  }
+}
+
+/// What the JSON output says of the machine and the build, plus `extra`.
+func machineDescription(_ extra: [String: String]) -> [String: String] {
+  var info = [
+    "processors": String(ProcessInfo.processInfo.activeProcessorCount),
+    "memoryBytes": String(ProcessInfo.processInfo.physicalMemory),
+    "os": ProcessInfo.processInfo.operatingSystemVersionString,
+  ]
+  #if DEBUG
+  info["build"] = "debug"
+  #else
+  info["build"] = "release"
+  #endif
+  return info.merging(extra) { $1 }
+}

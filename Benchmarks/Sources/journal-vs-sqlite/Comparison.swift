@@ -7,42 +7,23 @@ import JournalProjections
 final class Comparison {
   let options: Options
   let report = Report(quiet: false)
-  let scratch: URL
-  private let ownsScratch: Bool
+  private let scratchFolder: ScratchFolder
 
   init(options: Options) throws {
     self.options = options
-    if let directory = options.directory {
-      scratch = directory
-      ownsScratch = false
-    } else {
-      scratch = FileManager.default.temporaryDirectory
-        .appendingPathComponent("journal-vs-sqlite-\(ProcessInfo.processInfo.processIdentifier)")
-      ownsScratch = true
-    }
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    scratchFolder = try ScratchFolder(named: options.directory, prefix: "journal-vs-sqlite")
   }
 
-  func cleanUp() {
-    if ownsScratch { try? FileManager.default.removeItem(at: scratch) }
-  }
+  var scratch: URL { scratchFolder.url }
+
+  func cleanUp() { scratchFolder.remove() }
 
   static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 
   var machine: [String: String] {
-    var info = [
-      "processors": String(ProcessInfo.processInfo.activeProcessorCount),
-      "memoryBytes": String(ProcessInfo.processInfo.physicalMemory),
-      "os": ProcessInfo.processInfo.operatingSystemVersionString,
-      "repetitions": String(options.repetitions),
-      "sqlite": Self.sqliteVersion,
-    ]
-    #if DEBUG
-    info["build"] = "debug"
-    #else
-    info["build"] = "release"
-    #endif
-    return info
+    machineDescription([
+      "repetitions": String(options.repetitions), "sqlite": Self.sqliteVersion,
+    ])
   }
 
   func run() throws {
