@@ -63,13 +63,28 @@ public struct FoldEvent: Sendable, Hashable {
     return String(stream[stream.index(after: colon)...])
   }
 
-  /// Whether this event sorts before `other` in the journal's merge order.
-  public func precedes(_ other: FoldEvent) -> Bool {
-    if milliseconds != other.milliseconds { return milliseconds < other.milliseconds }
-    if counter != other.counter { return counter < other.counter }
-    if device != other.device { return device < other.device }
-    return sequence < other.sequence
+  /// An event's place in the journal's merge order: (`ms`, `lc`, device, sequence).
+  public struct MergeKey: Sendable, Hashable, Codable, Comparable {
+    public var milliseconds: Int64
+    public var counter: UInt32
+    public var device: String
+    public var sequence: UInt64
+
+    public static func < (a: MergeKey, b: MergeKey) -> Bool {
+      if a.milliseconds != b.milliseconds { return a.milliseconds < b.milliseconds }
+      if a.counter != b.counter { return a.counter < b.counter }
+      if a.device != b.device { return a.device < b.device }
+      return a.sequence < b.sequence
+    }
   }
+
+  /// This event's place in the merge order.
+  public var mergeKey: MergeKey {
+    MergeKey(milliseconds: milliseconds, counter: counter, device: device, sequence: sequence)
+  }
+
+  /// Whether this event sorts before `other` in the journal's merge order.
+  public func precedes(_ other: FoldEvent) -> Bool { mergeKey < other.mergeKey }
 }
 
 /// Reserved payload keys shared by every event type.

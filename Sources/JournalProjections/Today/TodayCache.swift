@@ -55,35 +55,12 @@ public enum TodayCache {
     static func < (a: WorkoutKey, b: WorkoutKey) -> Bool { (a.start, a.id) < (b.start, b.id) }
   }
 
-  /// An event's place in the merge order.
-  struct MergeKey: Codable, Equatable {
-    var milliseconds: Int64
-    var counter: UInt32
-    var device: String
-    var sequence: UInt64
-
-    init(_ event: FoldEvent) {
-      milliseconds = event.milliseconds
-      counter = event.counter
-      device = event.device
-      sequence = event.sequence
-    }
-
-    /// Whether `event` sorts after this key.
-    func precedes(_ event: FoldEvent) -> Bool {
-      if milliseconds != event.milliseconds { return milliseconds < event.milliseconds }
-      if counter != event.counter { return counter < event.counter }
-      if device != event.device { return device < event.device }
-      return sequence < event.sequence
-    }
-  }
-
   /// The cache's state file.
   struct Contents: Codable, Equatable {
     var format = TodayCache.format
     var build = Checkpoint.buildFingerprint
     var positions: [String: DevicePosition]
-    var last: MergeKey?
+    var last: FoldEvent.MergeKey?
     var now: Date?
     var eventCount: Int
     /// Workouts with activity at or after this time are all in ``workouts``.
@@ -150,7 +127,7 @@ public enum TodayCache {
       else { return nil }
       events += decoded
     }
-    if let last = contents.last, let first = events.first, !last.precedes(first) { return nil }
+    if let last = contents.last, let first = events.first, first.mergeKey <= last { return nil }
     let ids = Set(events.map(\.storedID))
     for event in events {
       if case .eventsReverted(let revert) = event.event,
@@ -180,7 +157,7 @@ public enum TodayCache {
 
     var updated = contents
     updated.positions = contents.positions.merging(tail.positions) { $1 }
-    updated.last = events.last.map(MergeKey.init)
+    updated.last = events.last?.mergeKey
     updated.now = state.now
     if let now = state.now { updated.windowStart = max(contents.windowStart, now - window) }
     updated.eventCount = state.eventCount
@@ -234,9 +211,9 @@ public enum TodayCache {
     else { return }
     let state = journal.state()
     let anchor = state.now ?? Date(timeIntervalSinceReferenceDate: 0)
-    var contents = Contents(
+    let contents = Contents(
       positions: journal.positions,
-      last: journal.history.last.map(MergeKey.init),
+      last: journal.history.last?.mergeKey,
       now: state.now,
       eventCount: state.eventCount,
       windowStart: anchor - window,
@@ -247,20 +224,12 @@ public enum TodayCache {
       workouts: []
     )
     let files = DocumentTreeWriter(root: url)
-    try? save(contents: &contents, state: state, files: files)
+    try? save(contents, state: state, files: files)
   }
 
   /// Writes `contents` with `state`'s workouts split into kept and left out.
   static func save(_ contents: Contents, state: JournalState, files: DocumentTreeWriter) throws {
     var contents = contents
-    try save(contents: &contents, state: state, files: files)
-  }
-
-  private static func save(
-    contents: inout Contents,
-    state: JournalState,
-    files: DocumentTreeWriter
-  ) throws {
     var kept: [WorkoutState] = []
     var outside: [String] = []
     for workout in state.workouts.values {
