@@ -122,15 +122,15 @@ extension EventLog {
     var stopped = plans.map { $0.history.stoppedBy != nil }
     for (index, job) in jobs.enumerated() where !stopped[job.0] {
       let outcome = try outcomes.take(index).get()
-      var history = histories[job.0]
-      history.records += outcome.records
-      history.notices += outcome.notices
-      if let position = outcome.position { history.position = position }
+      // Edited where it lies: a copy taken out and put back would copy every record read
+      // so far on each segment, quadratic in the device's length.
+      histories[job.0].records += outcome.records
+      histories[job.0].notices += outcome.notices
+      if let position = outcome.position { histories[job.0].position = position }
       if let error = outcome.stoppedBy {
-        history.stoppedBy = error
+        histories[job.0].stoppedBy = error
         stopped[job.0] = true
       }
-      histories[job.0] = history
     }
     return histories
   }
