@@ -4,13 +4,13 @@ import JournalCore
 /// An event ready to be folded: where it came from, when, and what it says.
 public struct FoldEvent: Sendable, Hashable {
   /// The event id (a ULID).
-  public var id: String
+  public var id: String { didSet { storedID = Self.storedID(of: id) } }
   public var device: String
   public var sequence: UInt64
   /// The hybrid clock: wall milliseconds and the logical counter.
   public var milliseconds: Int64
   public var counter: UInt32
-  public var stream: String
+  public var stream: String { didSet { streamID = Self.streamID(of: stream) } }
   /// When the action happened: the payload's `at`, else the record's time.
   ///
   /// Differs from the record time when an action is back-dated.
@@ -32,11 +32,13 @@ public struct FoldEvent: Sendable, Hashable {
     event: JournalEvent
   ) {
     self.id = id
+    self.storedID = Self.storedID(of: id)
     self.device = device
     self.sequence = sequence
     self.milliseconds = milliseconds
     self.counter = counter
     self.stream = stream
+    self.streamID = Self.streamID(of: stream)
     self.at = at ?? Date(milliseconds: milliseconds)
     self.action = action
     self.event = event
@@ -52,15 +54,25 @@ public struct FoldEvent: Sendable, Hashable {
   /// several, numbered `<id>#2`, `<id>#3`…).
   ///
   /// Reverts name stored ids, so they cancel every part.
-  public var storedID: String {
-    guard let hash = id.firstIndex(ofASCII: "#") else { return id }
-    return String(id[..<hash])
-  }
+  ///
+  /// Kept with the event: the fold asks for it for every event, and decoding runs on every
+  /// core while the fold runs on one.
+  public private(set) var storedID: String
+
+  static func storedID(of id: String) -> String { id.split(atASCII: "#")?.before ?? id }
 
   /// The id after the stream's prefix: `workout:01J…` → `01J…`.
-  public var streamID: String {
-    guard let colon = stream.firstIndex(ofASCII: ":") else { return stream }
-    return String(stream[stream.index(after: colon)...])
+  ///
+  /// Kept with the event, as ``storedID`` is; consecutive events of one stream may share it
+  /// (``shareStreamID(_:of:)``).
+  public private(set) var streamID: String
+
+  static func streamID(of stream: String) -> String { stream.split(atASCII: ":")?.after ?? stream }
+
+  /// Holds `id`, the stream id of another event of `stream`, when this event is of that
+  /// stream too, so that a history keeps one copy of each run's id.
+  mutating func shareStreamID(_ id: String, of stream: String) {
+    if self.stream == stream { streamID = id }
   }
 
   /// An event's place in the journal's merge order: (`ms`, `lc`, device, sequence).
@@ -116,17 +128,55 @@ extension Date {
 }
 
 extension String {
-  /// The index of the first `separator`, as `firstIndex(of:)` finds it, but searching the
-  /// bytes when the string is ASCII (ids and stream names always are), where bytes and
-  /// characters meet at the same indices.
+  /// The text before and after the first `separator`, as splitting at `firstIndex(of:)`
+  /// gives it, but searching the bytes when the string is ASCII (ids and stream names
+  /// always are), where bytes and characters meet at the same places.
   ///
-  /// The fold asks for every event's stream and stored id: the `Character` search, which
+  /// The fold asks for every event's stream id and stored id: the `Character` search, which
   /// breaks graphemes, was a fifth of a replay's instructions.
-  func firstIndex(ofASCII separator: Unicode.Scalar) -> String.Index? {
+  func split(atASCII separator: Unicode.Scalar) -> (before: String, after: String)? {
+    precondition(separator.isASCII)
     let byte = UInt8(truncatingIfNeeded: separator.value)
-    guard separator.isASCII, utf8.allSatisfy({ $0 < 0x80 }) else {
-      return firstIndex(of: Character(separator))
+    let scanned = utf8.withContiguousStorageIfAvailable { bytes -> ASCIISplit in
+      guard bytes.isASCII else { return .notASCII }
+      guard let first = bytes.firstIndex(of: byte) else { return .absent }
+      return .found(
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[..<first]), as: UTF8.self),
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[(first + 1)...]), as: UTF8.self)
+      )
     }
-    return utf8.firstIndex(of: byte)
+    switch scanned {
+    case .found(let before, let after): return (before, after)
+    case .absent: return nil
+    case .notASCII, nil: break
+    }
+    guard let index = firstIndex(of: Character(separator)) else { return nil }
+    return (String(self[..<index]), String(self[self.index(after: index)...]))
+  }
+}
+
+/// What scanning an ASCII string's bytes for a separator found.
+private enum ASCIISplit {
+  case found(String, String)
+  case absent
+  case notASCII
+}
+
+extension UnsafeBufferPointer<UInt8> {
+  /// Whether every byte is below 0x80, tested eight at a time.
+  var isASCII: Bool {
+    guard let base = baseAddress else { return true }
+    let raw = UnsafeRawPointer(base)
+    var seen: UInt64 = 0
+    var offset = 0
+    while offset + 8 <= count {
+      seen |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      offset += 8
+    }
+    while offset < count {
+      seen |= UInt64(base[offset])
+      offset += 1
+    }
+    return seen & 0x8080_8080_8080_8080 == 0
   }
 }

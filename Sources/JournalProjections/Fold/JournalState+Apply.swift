@@ -50,7 +50,7 @@ extension JournalState {
     case .eventsReverted:
       break  // Reverts act before the fold: the replayer leaves cancelled events out.
     default:
-      editWorkout(e) { workout in workout.apply(e) }
+      editWorkout(e)
     }
   }
 
@@ -90,15 +90,25 @@ extension JournalState {
     _ edit: (inout SplitDocument) -> String?
   ) {
     let id = e.streamID
-    // Taken out of the dictionary while edited, so its arrays are not copied.
-    guard var state = splits.removeValue(forKey: id) else {
-      return report(e, "no split '\(id)'; ignored")
-    }
-    defer { splits[id] = state }
-    guard state.deletedAt == nil else { return report(e, "split '\(id)' is deleted; ignored") }
+    // Edited where it lies in the dictionary (one look-up, its arrays not copied).
+    if let problem = Self.editSplit(&splits[id], id: id, e, edit) { report(e, problem) }
+  }
+
+  /// Applies `edit` to the split in `slot`; returns the anomaly message, or nil.
+  private static func editSplit(
+    _ slot: inout SplitState?,
+    id: String,
+    _ e: FoldEvent,
+    _ edit: (inout SplitDocument) -> String?
+  ) -> String? {
+    // Moved out while edited, so its exercises are not copied.
+    guard var state = slot.take() else { return "no split '\(id)'; ignored" }
+    defer { slot = state }
+    guard state.deletedAt == nil else { return "split '\(id)' is deleted; ignored" }
     // An edit reports its problem before changing anything.
-    if let problem = edit(&state.document) { return report(e, "\(problem); ignored") }
+    if let problem = edit(&state.document) { return "\(problem); ignored" }
     state.document.updatedAt = e.at
+    return nil
   }
 
   private mutating func reorderSplits(_ e: FoldEvent, _ reordered: SplitsReordered) {
@@ -141,22 +151,27 @@ extension JournalState {
     workouts[id] = WorkoutState(document: document, timeZone: zone)
   }
 
-  /// Applies `edit` to a live workout, then stamps it and derives its status.
-  private mutating func editWorkout(
-    _ e: FoldEvent,
-    _ edit: (inout WorkoutState) -> String?
-  ) {
+  /// Applies a log-level event to a live workout, then stamps it and derives its status.
+  private mutating func editWorkout(_ e: FoldEvent) {
     let id = e.streamID
-    // Taken out of the dictionary while edited, so its logs are not copied.
-    guard var state = workouts.removeValue(forKey: id) else {
-      return report(e, "no workout '\(id)'; ignored")
-    }
-    defer { workouts[id] = state }
-    guard state.deletedAt == nil else { return report(e, "workout '\(id)' is deleted; ignored") }
+    // Edited where it lies in the dictionary (one look-up, its logs not copied).
+    if let problem = Self.editWorkout(&workouts[id], id: id, e) { report(e, problem) }
+  }
+
+  /// Applies `e` to the workout in `slot`, then stamps it and derives its status; returns
+  /// the anomaly message, or nil.
+  private static func editWorkout(_ slot: inout WorkoutState?, id: String, _ e: FoldEvent)
+    -> String?
+  {
+    // Moved out while edited, so nothing it holds is copied.
+    guard var state = slot.take() else { return "no workout '\(id)'; ignored" }
+    defer { slot = state }
+    guard state.deletedAt == nil else { return "workout '\(id)' is deleted; ignored" }
     // An edit reports its problem before changing anything.
-    if let problem = edit(&state) { return report(e, "\(problem); ignored") }
+    if let problem = state.apply(e) { return "\(problem); ignored" }
     state.document.updatedAt = e.at
     state.document.recomputeStatusFromLogs(at: e.at)
+    return nil
   }
 }
 

@@ -39,10 +39,13 @@ public enum Replayer {
     -> [String: String]
   {
     var cancelledBy: [String: String] = [:]
-    for e in history.reversed() where cancelledBy[e.storedID] == nil {
-      if case .eventsReverted(let revert) = e.event {
-        for id in revert.eventIDs where cancelledBy[id] == nil { cancelledBy[id] = e.id }
+    for e in history.reversed() {
+      // Only a revert's own cancellation changes the walk: other events are looked up by
+      // the fold.
+      guard case .eventsReverted(let revert) = e.event, cancelledBy[e.storedID] == nil else {
+        continue
       }
+      for id in revert.eventIDs where cancelledBy[id] == nil { cancelledBy[id] = e.id }
     }
     return cancelledBy
   }
@@ -67,14 +70,17 @@ public enum Replayer {
     let events = prefix(history, upTo: point)
     let cancelled = cancelledEvents(in: events)
     var state = initial
-    for e in events {
-      if cancelled[e.storedID] != nil { continue }
-      if let observe {
-        let before = state
-        state.apply(e)
-        observe(e, before, state)
-      } else {
-        state.apply(e)
+    // Read in place: iterating the slice would copy every event.
+    events.withUnsafeBufferPointer { events in
+      for index in events.indices {
+        if !cancelled.isEmpty, cancelled[events[index].storedID] != nil { continue }
+        if let observe {
+          let before = state
+          state.apply(events[index])
+          observe(events[index], before, state)
+        } else {
+          state.apply(events[index])
+        }
       }
     }
     if case .time(let date) = point, let now = state.now, date > now { state.now = date }

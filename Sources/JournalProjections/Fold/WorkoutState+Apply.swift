@@ -50,21 +50,20 @@ extension WorkoutState {
       }
       // Edited where they are, so a log's entries are not copied per event; an
       // edit reports its problem before it changes anything.
-      let problem = Self.apply(
-        e,
-        to: &document.logs[index],
-        sources: &provenance[logID, default: []]
-      )
-      if provenance[logID]?.isEmpty == true { provenance[logID] = nil }
-      return problem
+      return Self.apply(e, to: &document.logs[index], sources: &provenance[logID])
     }
   }
 
+  /// Applies `e` to `log` and its entries' sources (nil when it has none; left nil when it
+  /// ends with none).
   private static func apply(
     _ e: FoldEvent,
     to log: inout WorkoutLogDocument,
-    sources: inout [EntryProvenance]
+    sources slot: inout [EntryProvenance]?
   ) -> String? {
+    // Moved out of the slot, so appending does not copy it.
+    var sources = slot.take() ?? []
+    defer { slot = sources.isEmpty ? nil : sources }
     switch e.event {
     case .logStarted:
       guard log.status == .notStarted else { return "log '\(log.id)' is \(log.status.rawValue)" }

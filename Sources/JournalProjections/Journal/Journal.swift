@@ -124,8 +124,14 @@ public final class Journal: @unchecked Sendable {
       chunk.events.reserveCapacity(range.count)
       chunk.ends.reserveCapacity(range.count)
       for position in range {
+        let before = chunk.events.count
         if let failure = decode(stored[position], upcaster: upcaster, into: &chunk.events) {
           chunk.failures[position - chunk.first] = failure
+        }
+        // Events of one stream come in runs: they share its id rather than a copy each.
+        if before > 0, before < chunk.events.count {
+          let previous = (chunk.events[before - 1].streamID, chunk.events[before - 1].stream)
+          chunk.events[before].shareStreamID(previous.0, of: previous.1)
         }
         chunk.ends.append(chunk.events.count)
       }
