@@ -160,7 +160,11 @@ extension JournalState {
 
   /// Applies `e` to the workout in `slot`, then stamps it and derives its status; returns
   /// the anomaly message, or nil.
-  private static func editWorkout(_ slot: inout WorkoutState?, id: String, _ e: FoldEvent)
+  private static func editWorkout(
+    _ slot: inout WorkoutState?,
+    id: String,
+    _ e: FoldEvent
+  )
     -> String?
   {
     // Moved out while edited, so nothing it holds is copied.
