@@ -3,6 +3,9 @@
 // The input is a JSON object carrying `type`, `v` and `data`, like a record line (so record
 // lines from a journal are good seeds; other keys are ignored). Any JSON at all goes through
 // the parser first. An event that decodes must decode again from the payload it re-encodes to.
+// The input is also checked as payload bytes (`JSONPayload(checking:)`, as a log read keeps
+// payloads): it must be accepted exactly when the parser accepts it, and an event decoded from
+// the bytes of `data` must be the event decoded from its value.
 
 import JournalCore
 import JournalProjections
@@ -18,8 +21,37 @@ let upcaster: Upcaster = {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPayloadDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let input = UnsafeRawBufferPointer(start: data, count: size)
-  guard let json = try? JSONValue.parse(input) else { return 0 }
+  let parsed = try? JSONValue.parse(input)
+  // Checked bytes hold one value with nothing around it: compare on inputs without whitespace
+  // at either end.
+  let whitespace: [UInt8] = [0x20, 0x0A, 0x0D, 0x09]
+  let trimmed =
+    input.first.map { !whitespace.contains($0) } == true
+    && input.last.map { !whitespace.contains($0) } == true
+  if trimmed {
+    let checked = try? JSONPayload(checking: Array(input))
+    guard (checked == nil) == (parsed == nil) else {
+      fatalError("checked bytes and the parser disagree on \(Array(input))")
+    }
+    if let checked, let parsed, checked.value != parsed {
+      fatalError("checked bytes read back as another value: \(Array(input))")
+    }
+  }
+  guard let json = parsed else { return 0 }
   _ = try? json.serialized()
+  if let payload = json["data"], let type = json["type"]?.stringValue,
+    let bytes = try? payload.serialized(), let checked = try? JSONPayload(checking: bytes)
+  {
+    let fromValue = Result { () throws(PayloadError) in
+      try JournalEvent(type: type, payload: payload)
+    }
+    let fromBytes = Result { () throws(PayloadError) in
+      try JournalEvent(type: type, payload: checked)
+    }
+    guard fromValue == fromBytes else {
+      fatalError("'\(type)' decodes differently from bytes and from its value: \(payload)")
+    }
+  }
   guard
     let type = json["type"]?.stringValue,
     let version = json["v"]?.intValue,

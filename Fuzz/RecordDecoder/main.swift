@@ -30,6 +30,10 @@ public func fuzzRecordDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int3
     try? EventRecord.decode(line: buffer, location: location)
   }
   guard let record = decoded else { return 0 }
+  // The payload was checked and kept as bytes: it must parse, and it is an object.
+  guard case .object = record.payload else {
+    fatalError("a checked payload did not parse: \(String(decoding: line, as: UTF8.self))")
+  }
   // The record decoded: encoding it again must give a line that decodes to the same record.
   guard
     let encoded = try? EventRecord.encode(

@@ -177,7 +177,7 @@ extension EventRecord {
     var stream: String?
     var type: String?
     var version: Int?
-    var payload: JSONValue?
+    var payload: JSONPayload?
     var previousHash: SHA256Digest?
     var seenKeys: UInt16 = 0
     var otherKeys: Set<String> = []
@@ -269,12 +269,16 @@ extension EventRecord {
         else { throw RecordFailure(cause: "'v' is not a positive integer") }
         version = fitting
       case .data:
-        let value = try parser.parseValue()
-        guard case .object = value else { throw RecordFailure(cause: "'data' is not an object") }
-        payload = value
+        // Checked now, kept as bytes: the payload is parsed when something reads it.
+        let start = parser.index
+        try parser.skipValue()
+        guard line[start] == UInt8(ascii: "{") else {
+          throw RecordFailure(cause: "'data' is not an object")
+        }
+        payload = JSONPayload(checkedBytes: Array(line[start..<parser.index]))
       case .crc, nil:
         // "crc" was checked on the raw bytes; unknown keys are for future versions.
-        _ = try parser.parseValue()
+        try parser.skipValue()
       }
       parser.skipWhitespace()
       try endMember(&parser, done: &done)
@@ -299,7 +303,7 @@ extension EventRecord {
       stream: stream,
       type: type,
       version: version,
-      payload: payload,
+      storedPayload: payload,
       previousHash: previousHash,
       hash: nil,
       location: location

@@ -18,7 +18,14 @@ public struct EventRecord: Sendable, Hashable {
   /// The payload's schema version.
   public var version: Int
   /// The payload object, as stored.
-  public var payload: JSONValue
+  ///
+  /// Built from ``storedPayload`` when asked for: reading a journal keeps the checked bytes.
+  public var payload: JSONValue {
+    get { storedPayload.value }
+    set { storedPayload = JSONPayload(newValue) }
+  }
+  /// The payload object: the checked bytes of a record read from a log, else the value.
+  public var storedPayload: JSONPayload
   /// The SHA-256 of the previous record's line of the same device (``SHA256Digest/zero`` for
   /// the first).
   public var previousHash: SHA256Digest
@@ -47,6 +54,35 @@ public struct EventRecord: Sendable, Hashable {
     hash: SHA256Digest?,
     location: RecordLocation
   ) {
+    self.init(
+      id: id,
+      device: device,
+      sequence: sequence,
+      time: time,
+      stream: stream,
+      type: type,
+      version: version,
+      storedPayload: JSONPayload(payload),
+      previousHash: previousHash,
+      hash: hash,
+      location: location
+    )
+  }
+
+  /// Creates a record value with its payload as stored.
+  public init(
+    id: ULID,
+    device: String,
+    sequence: UInt64,
+    time: HybridTime,
+    stream: String,
+    type: String,
+    version: Int,
+    storedPayload: JSONPayload,
+    previousHash: SHA256Digest,
+    hash: SHA256Digest?,
+    location: RecordLocation
+  ) {
     self.id = id
     self.device = device
     self.sequence = sequence
@@ -54,7 +90,7 @@ public struct EventRecord: Sendable, Hashable {
     self.stream = stream
     self.type = type
     self.version = version
-    self.payload = payload
+    self.storedPayload = storedPayload
     self.previousHash = previousHash
     self.hash = hash
     self.location = location
@@ -83,7 +119,7 @@ extension EventRecord {
   public static func == (lhs: EventRecord, rhs: EventRecord) -> Bool {
     lhs.id == rhs.id && lhs.device == rhs.device && lhs.sequence == rhs.sequence
       && lhs.time == rhs.time && lhs.stream == rhs.stream && lhs.type == rhs.type
-      && lhs.version == rhs.version && lhs.payload == rhs.payload
+      && lhs.version == rhs.version && lhs.storedPayload == rhs.storedPayload
       && lhs.previousHash == rhs.previousHash && lhs.location == rhs.location
   }
 
@@ -92,6 +128,6 @@ extension EventRecord {
     hasher.combine(device)
     hasher.combine(sequence)
     hasher.combine(previousHash)
-    hasher.combine(payload)
+    hasher.combine(storedPayload)
   }
 }

@@ -17,6 +17,9 @@ struct JSONParser {
   let bytes: UnsafeRawBufferPointer
   var index = 0
   private var depth = 0
+  /// The byte ranges of the plain keys of the objects being checked by ``skipValue()``,
+  /// innermost last (start and end of each, flattened).
+  var keyRanges: [Int] = []
 
   init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
@@ -112,12 +115,14 @@ struct JSONParser {
     }
   }
 
-  private mutating func enterContainer() throws(Failure) {
+  mutating func enterContainer() throws(Failure) {
     depth += 1
     if depth > JSONParser.maximumDepth {
       throw fail("nesting deeper than \(JSONParser.maximumDepth) levels")
     }
   }
+
+  mutating func leaveContainer() { depth -= 1 }
 
   // MARK: - Numbers
 

@@ -7,7 +7,18 @@ extension JournalEvent {
   ///
   /// - Throws: ``PayloadError`` for an unknown type or a malformed payload.
   public init(type: String, payload: JSONValue) throws(PayloadError) {
-    let p = try PayloadReader(payload, type: type)
+    try self.init(type: type, payload: JSONPayload(payload))
+  }
+
+  /// Decodes a payload at the current version of `type` from the form the store keeps it in
+  /// (the bytes of an event read from a log: no dictionary is built).
+  ///
+  /// - Throws: ``PayloadError`` for an unknown type or a malformed payload.
+  public init(type: String, payload: JSONPayload) throws(PayloadError) {
+    try self.init(type: type, reader: PayloadReader(payload, type: type))
+  }
+
+  init(type: String, reader p: PayloadReader) throws(PayloadError) {
     typealias T = TypeName
     switch type {
     case T.splitCreated:

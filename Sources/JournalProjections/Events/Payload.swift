@@ -2,12 +2,29 @@ import Foundation
 import JournalCore
 
 /// Reads the fields of an event payload with errors that name the field.
+///
+/// Reads the payload's bytes (``JSONObjectSlice``): members are found by comparing key bytes
+/// and only the leaves asked for are parsed, so decoding an event builds no dictionary.
 struct PayloadReader {
-  let object: [String: JSONValue]
+  let object: JSONObjectSlice
   let type: String
 
+  init(_ payload: JSONPayload, type: String) throws(PayloadError) {
+    let slice: JSONSlice
+    do {
+      slice = try payload.slice()
+    } catch {
+      throw PayloadError(type: type, message: "payload holds a number JSON cannot store")
+    }
+    try self.init(slice, type: type)
+  }
+
   init(_ value: JSONValue, type: String) throws(PayloadError) {
-    guard case .object(let object) = value else {
+    try self.init(JSONPayload(value), type: type)
+  }
+
+  init(_ slice: JSONSlice, type: String) throws(PayloadError) {
+    guard let object = slice.object else {
       throw PayloadError(type: type, message: "payload is not an object")
     }
     self.object = object
@@ -16,30 +33,33 @@ struct PayloadReader {
 
   func has(_ key: String) -> Bool { object[key] != nil }
 
+  /// The member `key` as a value; containers are built whole, so ask for leaves.
+  subscript(_ key: String) -> JSONValue? { object[key]?.value }
+
   private func fail(_ key: String, _ expected: String) -> PayloadError {
     PayloadError(type: type, message: "field '\(key)' must be \(expected)")
   }
 
   func string(_ key: String) throws(PayloadError) -> String {
-    guard let value = object[key]?.stringValue else { throw fail(key, "a string") }
+    guard let value = self[key]?.stringValue else { throw fail(key, "a string") }
     return value
   }
 
   func optionalString(_ key: String) throws(PayloadError) -> String? {
-    guard let value = object[key], !value.isNull else { return nil }
+    guard let value = self[key], !value.isNull else { return nil }
     guard let string = value.stringValue else { throw fail(key, "a string") }
     return string
   }
 
   func int(_ key: String) throws(PayloadError) -> Int {
-    guard let value = object[key]?.intValue, let int = Int(exactly: value) else {
+    guard let value = self[key]?.intValue, let int = Int(exactly: value) else {
       throw fail(key, "an integer")
     }
     return int
   }
 
   func optionalInt(_ key: String) throws(PayloadError) -> Int? {
-    guard let value = object[key], !value.isNull else { return nil }
+    guard let value = self[key], !value.isNull else { return nil }
     guard let int = value.intValue.flatMap({ Int(exactly: $0) }) else {
       throw fail(key, "an integer")
     }
@@ -47,18 +67,18 @@ struct PayloadReader {
   }
 
   func optionalInt64(_ key: String) throws(PayloadError) -> Int64? {
-    guard let value = object[key], !value.isNull else { return nil }
+    guard let value = self[key], !value.isNull else { return nil }
     guard let int = value.intValue else { throw fail(key, "an integer") }
     return int
   }
 
   func double(_ key: String) throws(PayloadError) -> Double {
-    guard let value = object[key]?.doubleValue, value.isFinite else { throw fail(key, "a number") }
+    guard let value = self[key]?.doubleValue, value.isFinite else { throw fail(key, "a number") }
     return value
   }
 
   func optionalDouble(_ key: String) throws(PayloadError) -> Double? {
-    guard let value = object[key], !value.isNull else { return nil }
+    guard let value = self[key], !value.isNull else { return nil }
     guard let double = value.doubleValue, double.isFinite else { throw fail(key, "a number") }
     return double
   }
@@ -87,22 +107,22 @@ struct PayloadReader {
   }
 
   func optionalBool(_ key: String) throws(PayloadError) -> Bool? {
-    guard let value = object[key], !value.isNull else { return nil }
+    guard let value = self[key], !value.isNull else { return nil }
     guard let bool = value.boolValue else { throw fail(key, "true or false") }
     return bool
   }
 
   func bool(_ key: String) throws(PayloadError) -> Bool {
-    guard let value = object[key]?.boolValue else { throw fail(key, "true or false") }
+    guard let value = self[key]?.boolValue else { throw fail(key, "true or false") }
     return value
   }
 
   func strings(_ key: String) throws(PayloadError) -> [String] {
-    guard let array = object[key]?.arrayValue else { throw fail(key, "an array of strings") }
+    guard let array = object[key]?.elements else { throw fail(key, "an array of strings") }
     var result: [String] = []
     result.reserveCapacity(array.count)
     for element in array {
-      guard let string = element.stringValue else { throw fail(key, "an array of strings") }
+      guard let string = element.value.stringValue else { throw fail(key, "an array of strings") }
       result.append(string)
     }
     return result
@@ -110,10 +130,10 @@ struct PayloadReader {
 
   func optionalDoubles(_ key: String) throws(PayloadError) -> [Double]? {
     guard let value = object[key], !value.isNull else { return nil }
-    guard let array = value.arrayValue else { throw fail(key, "an array of numbers") }
+    guard let array = value.elements else { throw fail(key, "an array of numbers") }
     var result: [Double] = []
     for element in array {
-      guard let double = element.doubleValue, double.isFinite else {
+      guard let double = element.value.doubleValue, double.isFinite else {
         throw fail(key, "an array of numbers")
       }
       result.append(double)
@@ -123,10 +143,11 @@ struct PayloadReader {
 
   func optionalMachineSettings(_ key: String) throws(PayloadError) -> [MachineSetting]? {
     guard let value = object[key], !value.isNull else { return nil }
-    guard let array = value.arrayValue else { throw fail(key, "an array of settings") }
+    guard let array = value.elements else { throw fail(key, "an array of settings") }
     var result: [MachineSetting] = []
     for element in array {
-      guard let name = element["name"]?.stringValue, let value = element["value"]?.stringValue
+      guard let setting = element.object, let name = setting["name"]?.value.stringValue,
+        let value = setting["value"]?.value.stringValue
       else { throw fail(key, "an array of {name, value} settings") }
       result.append(MachineSetting(name: name, value: value))
     }
@@ -134,7 +155,7 @@ struct PayloadReader {
   }
 
   func loadType(_ key: String) throws(PayloadError) -> LoadType {
-    guard let raw = object[key]?.intValue, let type = LoadType(rawValue: Int(raw)) else {
+    guard let raw = self[key]?.intValue, let type = LoadType(rawValue: Int(raw)) else {
       throw fail(key, "a load type (0 none, 1 weight, 2 duration)")
     }
     return type
@@ -146,7 +167,7 @@ struct PayloadReader {
   }
 
   func objects(_ key: String) throws(PayloadError) -> [PayloadReader] {
-    guard let array = object[key]?.arrayValue else { throw fail(key, "an array of objects") }
+    guard let array = object[key]?.elements else { throw fail(key, "an array of objects") }
     var result: [PayloadReader] = []
     for element in array { result.append(try PayloadReader(element, type: type)) }
     return result

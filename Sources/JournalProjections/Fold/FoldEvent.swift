@@ -31,14 +31,44 @@ public struct FoldEvent: Sendable, Hashable {
     action: String? = nil,
     event: JournalEvent
   ) {
+    self.init(
+      id: id,
+      storedID: Self.storedID(of: id),
+      streamID: Self.streamID(of: stream),
+      device: device,
+      sequence: sequence,
+      milliseconds: milliseconds,
+      counter: counter,
+      stream: stream,
+      at: at,
+      action: action,
+      event: event
+    )
+  }
+
+  /// An event whose stored id and stream id the caller has already derived from `id` and
+  /// `stream` (``storedID(of:)``, ``streamID(of:)``).
+  init(
+    id: String,
+    storedID: String,
+    streamID: String,
+    device: String,
+    sequence: UInt64,
+    milliseconds: Int64,
+    counter: UInt32,
+    stream: String,
+    at: Date?,
+    action: String?,
+    event: JournalEvent
+  ) {
     self.id = id
-    self.storedID = Self.storedID(of: id)
+    self.storedID = storedID
     self.device = device
     self.sequence = sequence
     self.milliseconds = milliseconds
     self.counter = counter
     self.stream = stream
-    self.streamID = Self.streamID(of: stream)
+    self.streamID = streamID
     self.at = at ?? Date(milliseconds: milliseconds)
     self.action = action
     self.event = event
@@ -63,17 +93,10 @@ public struct FoldEvent: Sendable, Hashable {
 
   /// The id after the stream's prefix: `workout:01J…` → `01J…`.
   ///
-  /// Kept with the event, as ``storedID`` is; consecutive events of one stream may share it
-  /// (``shareStreamID(_:of:)``).
+  /// Kept with the event, as ``storedID`` is; a run of events of one stream shares one copy.
   public private(set) var streamID: String
 
   static func streamID(of stream: String) -> String { stream.split(atASCII: ":")?.after ?? stream }
-
-  /// Holds `id`, the stream id of another event of `stream`, when this event is of that
-  /// stream too, so that a history keeps one copy of each run's id.
-  mutating func shareStreamID(_ id: String, of stream: String) {
-    if self.stream == stream { streamID = id }
-  }
 
   /// An event's place in the journal's merge order: (`ms`, `lc`, device, sequence).
   public struct MergeKey: Sendable, Hashable, Codable, Comparable {

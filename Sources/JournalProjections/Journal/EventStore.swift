@@ -10,7 +10,13 @@ public struct StoredEvent: Sendable, Hashable {
   public var stream: String
   public var type: String
   public var version: Int
-  public var payload: JSONValue
+  /// The payload, built from ``storedPayload`` when asked for.
+  public var payload: JSONValue {
+    get { storedPayload.value }
+    set { storedPayload = JSONPayload(newValue) }
+  }
+  /// The payload as the store keeps it: the checked bytes of an event read from a log.
+  public var storedPayload: JSONPayload
   /// Where it is stored, for messages: `devices/phone/000001.jsonl:12`.
   public var location: String {
     get {
@@ -49,7 +55,7 @@ public struct StoredEvent: Sendable, Hashable {
     self.stream = stream
     self.type = type
     self.version = version
-    self.payload = payload
+    self.storedPayload = JSONPayload(payload)
     self.place = .text(location)
   }
 
@@ -63,7 +69,7 @@ public struct StoredEvent: Sendable, Hashable {
     self.stream = record.stream
     self.type = record.type
     self.version = record.version
-    self.payload = record.payload
+    self.storedPayload = record.storedPayload
     self.place = .record(record.location)
   }
 
@@ -71,7 +77,7 @@ public struct StoredEvent: Sendable, Hashable {
     lhs.id == rhs.id && lhs.device == rhs.device && lhs.sequence == rhs.sequence
       && lhs.milliseconds == rhs.milliseconds && lhs.counter == rhs.counter
       && lhs.stream == rhs.stream && lhs.type == rhs.type && lhs.version == rhs.version
-      && lhs.payload == rhs.payload && lhs.location == rhs.location
+      && lhs.storedPayload == rhs.storedPayload && lhs.location == rhs.location
   }
 
   public func hash(into hasher: inout Hasher) {
@@ -80,7 +86,7 @@ public struct StoredEvent: Sendable, Hashable {
     hasher.combine(sequence)
     hasher.combine(stream)
     hasher.combine(type)
-    hasher.combine(payload)
+    hasher.combine(storedPayload)
   }
 }
 

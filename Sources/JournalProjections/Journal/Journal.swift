@@ -123,15 +123,15 @@ public final class Journal: @unchecked Sendable {
       let range = chunk.first..<min(stored.count, chunk.first + size)
       chunk.events.reserveCapacity(range.count)
       chunk.ends.reserveCapacity(range.count)
+      var streamIDs = StreamIDs()
       for position in range {
-        let before = chunk.events.count
-        if let failure = decode(stored[position], upcaster: upcaster, into: &chunk.events) {
+        if let failure = decode(
+          stored[position],
+          upcaster: upcaster,
+          into: &chunk.events,
+          streamIDs: &streamIDs
+        ) {
           chunk.failures[position - chunk.first] = failure
-        }
-        // Events of one stream come in runs: they share its id rather than a copy each.
-        if before > 0, before < chunk.events.count {
-          let previous = (chunk.events[before - 1].streamID, chunk.events[before - 1].stream)
-          chunk.events[before].shareStreamID(previous.0, of: previous.1)
         }
         chunk.ends.append(chunk.events.count)
       }
@@ -158,7 +158,10 @@ public final class Journal: @unchecked Sendable {
     upcaster: Upcaster
   ) -> Result<[FoldEvent], DecodeFailure> {
     var events: [FoldEvent] = []
-    if let failure = decode(record, upcaster: upcaster, into: &events) { return .failure(failure) }
+    var streamIDs = StreamIDs()
+    if let failure = decode(record, upcaster: upcaster, into: &events, streamIDs: &streamIDs) {
+      return .failure(failure)
+    }
     return .success(events)
   }
 
@@ -168,12 +171,16 @@ public final class Journal: @unchecked Sendable {
   static func decode(
     _ record: StoredEvent,
     upcaster: Upcaster,
-    into events: inout [FoldEvent]
+    into events: inout [FoldEvent],
+    streamIDs: inout StreamIDs
   ) -> DecodeFailure? {
+    let ids = (stored: FoldEvent.storedID(of: record.id), stream: streamIDs.id(of: record.stream))
     // Most events are stored at their type's current version: nothing to lift.
     if upcaster.currentVersions[record.type] == record.version {
       do {
-        events.append(try foldEvent(record, type: record.type, payload: record.payload, part: 0))
+        events.append(
+          try foldEvent(record, ids, type: record.type, payload: record.storedPayload, part: 0)
+        )
         return nil
       } catch {
         return DecodeFailure(reason: error.description)
@@ -192,7 +199,15 @@ public final class Journal: @unchecked Sendable {
     let count = events.count
     for (part, item) in lifted.enumerated() {
       do {
-        events.append(try foldEvent(record, type: item.type, payload: item.payload, part: part))
+        events.append(
+          try foldEvent(
+            record,
+            ids,
+            type: item.type,
+            payload: JSONPayload(item.payload),
+            part: part
+          )
+        )
       } catch {
         events.removeSubrange(count...)
         return DecodeFailure(reason: error.description)
@@ -205,23 +220,42 @@ public final class Journal: @unchecked Sendable {
   /// `payload`.
   private static func foldEvent(
     _ record: StoredEvent,
+    _ ids: (stored: String, stream: String),
     type: String,
-    payload: JSONValue,
+    payload: JSONPayload,
     part: Int
   ) throws(PayloadError) -> FoldEvent {
-    let event = try JournalEvent(type: type, payload: payload)
-    let at = payload[PayloadMetadata.at]?.intValue.map(Date.init(milliseconds:))
+    let reader = try PayloadReader(payload, type: type)
+    let event = try JournalEvent(type: type, reader: reader)
+    let at = reader[PayloadMetadata.at]?.intValue.map(Date.init(milliseconds:))
     return FoldEvent(
       id: part == 0 ? record.id : "\(record.id)#\(part + 1)",
+      storedID: ids.stored,
+      streamID: ids.stream,
       device: record.device,
       sequence: record.sequence,
       milliseconds: record.milliseconds,
       counter: record.counter,
       stream: record.stream,
       at: at,
-      action: payload[PayloadMetadata.action]?.stringValue,
+      action: reader[PayloadMetadata.action]?.stringValue,
       event: event
     )
+  }
+
+  /// The stream id of the last stream decoded: events of one stream come in runs, and share
+  /// one copy of its id.
+  struct StreamIDs {
+    private var stream = ""
+    private var id = ""
+
+    mutating func id(of stream: String) -> String {
+      if stream != self.stream {
+        self.stream = stream
+        id = FoldEvent.streamID(of: stream)
+      }
+      return id
+    }
   }
 
   struct DecodeFailure: Error, Sendable, CustomStringConvertible {
@@ -302,7 +336,10 @@ public final class Journal: @unchecked Sendable {
       positions[device] = nil
     }
     var appended: [FoldEvent] = []
-    for record in stored { _ = Self.decode(record, upcaster: upcaster, into: &appended) }
+    var streamIDs = StreamIDs()
+    for record in stored {
+      _ = Self.decode(record, upcaster: upcaster, into: &appended, streamIDs: &streamIDs)
+    }
     history += appended
     digest?.append(contentsOf: appended)
     // New events sort after everything folded, so they fold on top, unless a

@@ -1,0 +1,228 @@
+/// An event's payload: a ``JSONValue``, or the checked bytes it was read from.
+///
+/// Reading a journal checks each payload's bytes as strictly as ``JSONValue/parse(_:)-(Collection<UInt8>)``
+/// would and keeps them (one small array per record) instead of building a tree of
+/// dictionaries; a reader asks for members by key through ``JSONSlice`` and
+/// ``JSONObjectSlice``, which parse only the leaves asked for. ``value`` builds the whole
+/// ``JSONValue`` when something needs it.
+///
+/// Equality and hashing are those of ``value``: a payload read from bytes equals the same
+/// payload built as a value.
+public struct JSONPayload: Sendable, Hashable {
+  private enum Storage: Sendable {
+    case value(JSONValue)
+    case bytes([UInt8])
+  }
+
+  private var storage: Storage
+
+  /// A payload built as a value.
+  public init(_ value: JSONValue) { storage = .value(value) }
+
+  /// A payload from bytes holding exactly one JSON value, with no whitespace around it,
+  /// checked here.
+  ///
+  /// - Throws: ``JournalError`` of kind ``JournalError/Kind/malformedJSON`` naming the byte
+  ///   offset of the problem, as ``JSONValue/parse(_:)-(Collection<UInt8>)`` would.
+  public init(checking bytes: [UInt8]) throws {
+    try bytes.withUnsafeBytes { buffer in
+      var parser = JSONParser(buffer)
+      do throws(JSONParser.Failure) {
+        try parser.skipValue()
+        guard parser.index == buffer.count else {
+          throw parser.fail("unexpected \(parser.describeByte()) after the value")
+        }
+      } catch {
+        throw JournalError(.malformedJSON, "byte \(error.offset): \(error.reason)")
+      }
+    }
+    storage = .bytes(bytes)
+  }
+
+  /// Bytes the caller has already checked with ``JSONParser/skipValue()``.
+  init(checkedBytes bytes: [UInt8]) { storage = .bytes(bytes) }
+
+  /// The payload as a value, parsed from its bytes when it was read.
+  public var value: JSONValue {
+    switch storage {
+    case .value(let value): return value
+    case .bytes(let bytes):
+      // Checked by the same parser when kept: parsing cannot fail.
+      do {
+        return try JSONValue.parse(bytes)
+      } catch {
+        assertionFailure("checked payload bytes did not parse: \(error)")
+        return .null
+      }
+    }
+  }
+
+  /// The payload for reading member by member: over its bytes, or over its canonical
+  /// serialization when it was built as a value.
+  ///
+  /// - Throws: ``JournalError`` of kind ``JournalError/Kind/invalidValue`` for a value
+  ///   holding a NaN or infinite number, which JSON cannot represent.
+  public func slice() throws -> JSONSlice {
+    switch storage {
+    case .bytes(let bytes): return JSONSlice(bytes: bytes, range: 0..<bytes.count)
+    case .value(let value):
+      let bytes = try value.serialized()
+      return JSONSlice(bytes: bytes, range: 0..<bytes.count)
+    }
+  }
+
+  /// Whether the payload is a JSON object.
+  public var isObject: Bool {
+    switch storage {
+    case .value(let value):
+      if case .object = value { return true }
+      return false
+    case .bytes(let bytes): return bytes.first == UInt8(ascii: "{")
+    }
+  }
+
+  public static func == (lhs: JSONPayload, rhs: JSONPayload) -> Bool {
+    if case .bytes(let left) = lhs.storage, case .bytes(let right) = rhs.storage, left == right {
+      return true
+    }
+    return lhs.value == rhs.value
+  }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(value) }
+}
+
+/// One checked JSON value inside a payload's bytes, read without building its containers.
+public struct JSONSlice: Sendable {
+  /// The whole payload.
+  let bytes: [UInt8]
+  /// This value's bytes in ``bytes``, without surrounding whitespace.
+  let range: Range<Int>
+
+  private var first: UInt8 { bytes[range.lowerBound] }
+
+  public var isNull: Bool { first == UInt8(ascii: "n") }
+
+  /// The value, built: cheap for strings, numbers and literals.
+  public var value: JSONValue {
+    bytes.withUnsafeBytes { buffer in
+      var parser = JSONParser(UnsafeRawBufferPointer(rebasing: buffer[range]))
+      do throws(JSONParser.Failure) {
+        return try parser.parseValue()
+      } catch {
+        assertionFailure("checked payload bytes did not parse: \(error.reason)")
+        return .null
+      }
+    }
+  }
+
+  /// The elements, when the value is an array.
+  public var elements: [JSONSlice]? {
+    guard first == UInt8(ascii: "[") else { return nil }
+    return bytes.withUnsafeBytes { buffer -> [JSONSlice] in
+      var parser = JSONParser(buffer)
+      parser.index = range.lowerBound + 1
+      var elements: [JSONSlice] = []
+      parser.skipWhitespace()
+      if parser.peek() == UInt8(ascii: "]") { return elements }
+      while true {
+        parser.skipWhitespace()
+        let start = parser.index
+        parser.skipCheckedValue()
+        elements.append(JSONSlice(bytes: bytes, range: start..<parser.index))
+        parser.skipWhitespace()
+        guard parser.peek() == UInt8(ascii: ",") else { break }
+        parser.index += 1
+      }
+      return elements
+    }
+  }
+
+  /// The members, when the value is an object.
+  public var object: JSONObjectSlice? {
+    guard first == UInt8(ascii: "{") else { return nil }
+    return JSONObjectSlice(self)
+  }
+}
+
+/// A checked JSON object inside a payload's bytes: its members found once, looked up by key
+/// by comparing bytes.
+public struct JSONObjectSlice: Sendable {
+  private struct Member: Sendable {
+    /// The key's bytes between the quotes.
+    var key: Range<Int>
+    /// The key as text when it holds an escape, else nil (compared as bytes).
+    var escapedKey: String?
+    var value: Range<Int>
+  }
+
+  private let bytes: [UInt8]
+  private let members: [Member]
+
+  fileprivate init(_ slice: JSONSlice) {
+    bytes = slice.bytes
+    members = slice.bytes.withUnsafeBytes { buffer -> [Member] in
+      var parser = JSONParser(buffer)
+      parser.index = slice.range.lowerBound + 1
+      var members: [Member] = []
+      members.reserveCapacity(8)
+      parser.skipWhitespace()
+      if parser.peek() == UInt8(ascii: "}") { return members }
+      // Checked when kept: nothing here can fail; a failure ends the members.
+      do throws(JSONParser.Failure) {
+        while true {
+          parser.skipWhitespace()
+          let escapedKey: String?
+          let key: Range<Int>
+          if let plain = parser.parsePlainString() {
+            key = plain
+            escapedKey = nil
+          } else {
+            let start = parser.index + 1
+            escapedKey = try parser.parseString()
+            key = start..<parser.index - 1
+          }
+          parser.skipWhitespace()
+          try parser.expect(UInt8(ascii: ":"))
+          parser.skipWhitespace()
+          let start = parser.index
+          parser.skipCheckedValue()
+          members.append(Member(key: key, escapedKey: escapedKey, value: start..<parser.index))
+          parser.skipWhitespace()
+          guard parser.peek() == UInt8(ascii: ",") else { break }
+          parser.index += 1
+        }
+      } catch {
+        assertionFailure("checked payload bytes did not parse: \(error.reason)")
+      }
+      return members
+    }
+  }
+
+  /// The member `key`, nil when absent.
+  public subscript(key: String) -> JSONSlice? {
+    var key = key
+    return key.withUTF8 { wanted -> JSONSlice? in
+      bytes.withUnsafeBufferPointer { buffer -> JSONSlice? in
+        for member in members {
+          let matches: Bool
+          if let escaped = member.escapedKey {
+            matches = escaped.utf8.elementsEqual(wanted)
+          } else {
+            matches =
+              member.key.count == wanted.count
+              && UnsafeBufferPointer(rebasing: buffer[member.key]).elementsEqual(wanted)
+          }
+          if matches { return JSONSlice(bytes: bytes, range: member.value) }
+        }
+        return nil
+      }
+    }
+  }
+
+  /// The keys, in the order they are stored.
+  public var keys: [String] {
+    members.map { member in
+      member.escapedKey ?? String(decoding: bytes[member.key], as: UTF8.self)
+    }
+  }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import JournalTestSupport
+import Testing
+
+@testable import JournalCore
+
+/// Payloads kept as checked bytes: `skipValue()` must accept exactly what `parseValue()`
+/// accepts, failing at the same byte for the same reason, and reading members from the bytes
+/// must give what the parsed dictionary gives.
+@Suite struct JSONPayloadTests {
+  /// What parsing `text` gives: the value, or the failure's offset and reason.
+  static func parsed(_ bytes: [UInt8]) -> Result<JSONValue, JSONParser.Failure> {
+    bytes.withUnsafeBytes { buffer in
+      var parser = JSONParser(buffer)
+      do throws(JSONParser.Failure) {
+        let value = try parser.parseValue()
+        parser.skipWhitespace()
+        guard parser.index == buffer.count else { throw parser.fail("trailing") }
+        return .success(value)
+      } catch {
+        return .failure(error)
+      }
+    }
+  }
+
+  /// What checking `text` without building it gives: nil, or the failure.
+  static func skipped(_ bytes: [UInt8]) -> JSONParser.Failure? {
+    bytes.withUnsafeBytes { buffer in
+      var parser = JSONParser(buffer)
+      do throws(JSONParser.Failure) {
+        try parser.skipValue()
+        parser.skipWhitespace()
+        guard parser.index == buffer.count else { throw parser.fail("trailing") }
+        return nil
+      } catch {
+        return error
+      }
+    }
+  }
+
+  static func expectSameVerdict(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation)
+  {
+    let text = String(decoding: bytes, as: UTF8.self).debugDescription
+    switch (parsed(bytes), skipped(bytes)) {
+    case (.success, nil): break
+    case (.failure(let parse), let skip?):
+      #expect(parse.offset == skip.offset, "offset on \(text)", sourceLocation: sourceLocation)
+      #expect(parse.reason == skip.reason, "reason on \(text)", sourceLocation: sourceLocation)
+    case (.success, let skip?):
+      Issue.record("skip refused \(text): \(skip.reason)", sourceLocation: sourceLocation)
+    case (.failure(let parse), nil):
+      Issue.record("skip accepted \(text), parse: \(parse.reason)", sourceLocation: sourceLocation)
+    }
+  }
+
+  static let cases: [String] = [
+    #"{}"#, #"[]"#, #"{"a":1}"#, #"{"a":1,"a":2}"#, #"{"a":1,"\u0061":2}"#, #"{"\u0061":1,"a":2}"#,
+    #"{"ab":1,"a":2,"b":3}"#, #"{"a":{"a":1},"b":{"a":1,"a":2}}"#, #"{"a":[{"x":1,"x":2}]}"#,
+    #"{"a":1,}"#, #"{"a" 1}"#, #"{a:1}"#, #"{"a":01}"#, #"{"a":-}"#, #"{"a":1.}"#, #"{"a":1e}"#,
+    #"{"a":1e999}"#, #"{"a":-1e999}"#, #"{"a":123456789012345678901234567890}"#,
+    #"{"a":"\x"}"#, #"{"a":"\ud800"}"#, #"{"a":"\ud83d\ude00"}"#, "{\"a\":\"\u{1}\"}",
+    #"{"a":tru}"#, #"{"a":nul}"#, #"{"a":[1,2,]}"#, #"{"a":[1 2]}"#, #"{"a":"x"} x"#, #"{"a":"#,
+    #"{"a":"x"#, #"{"a\"b":1,"a\"b":2}"#, #"{"é":1,"é":2}"#,
+    #" { "a" : [ true , false , null ] } "#,
+    #"{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12,"m":13,"n":14,"o":15,"p":16,"q":17,"a":18}"#,
+    #"{"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k17":17,"\u006b1":18}"#,
+    String(repeating: "[", count: 513) + String(repeating: "]", count: 513),
+    #"{"a":"#
+      + String(repeating: "[", count: 511) + String(repeating: "]", count: 511) + "}",
+    "\"", "", "  ", "nul", "-0", "0.5e-3", "\"\u{7F}\"",
+  ]
+
+  @Test(arguments: cases) func skipAgreesWithParse(_ text: String) {
+    Self.expectSameVerdict(Array(text.utf8))
+  }
+
+  @Test func skipAgreesOnInvalidUTF8() {
+    for bytes: [UInt8] in [
+      [0x22, 0xFF, 0x22], [0x22, 0xC0, 0xAF, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22],
+      [0x22, 0xE2, 0x82, 0x22], [0x7B, 0x22, 0xF4, 0x90, 0x80, 0x80, 0x22, 0x3A, 0x31, 0x7D],
+    ] {
+      Self.expectSameVerdict(bytes)
+    }
+  }
+
+  /// Valid payloads, then each cut, each byte replaced by a JSON-ish byte, each byte dropped.
+  @Test(arguments: 0..<4 as Range<UInt64>)
+  func skipAgreesOnSeededMutations(seed: UInt64) {
+    var random = SplitMix64(seed: 0x5C1B_0000 + seed)
+    let alphabet = Array(#"{}[]":,\ u0123456789.eE+-truefalsnl"#.utf8) + [0x80, 0xC3, 0xA9, 0x01]
+    for _ in 0..<40 {
+      let value = Self.randomValue(&random, depth: 0)
+      guard let valid = try? value.serialized() else { continue }
+      Self.expectSameVerdict(valid)
+      for _ in 0..<20 {
+        var bytes = valid
+        let position = Int(random.next() % UInt64(bytes.count))
+        switch random.next() % 3 {
+        case 0: bytes.removeSubrange(position...)
+        case 1: bytes[position] = alphabet[Int(random.next() % UInt64(alphabet.count))]
+        default: bytes.remove(at: position)
+        }
+        Self.expectSameVerdict(bytes)
+      }
+    }
+  }
+
+  static func randomValue(_ random: inout SplitMix64, depth: Int) -> JSONValue {
+    let keys = ["a", "b", "logID", "weight", "\"q\"", "é", "x\ny", "actuals", "a"]
+    switch random.next() % (depth > 3 ? 5 : 7) {
+    case 0: return .null
+    case 1: return .bool(random.next() % 2 == 0)
+    case 2: return .int(Int64(bitPattern: random.next()) >> Int64(random.next() % 64))
+    case 3: return .double(Double(Int64(random.next() % 100_000)) / 8)
+    case 4: return .string(["", "plain", "ünï", "tab\there", "\"quoted\""][Int(random.next() % 5)])
+    case 5:
+      return .array(
+        (0..<Int(random.next() % 4)).map { _ in randomValue(&random, depth: depth + 1) }
+      )
+    default:
+      var members: [String: JSONValue] = [:]
+      for _ in 0..<Int(random.next() % 6) {
+        members[keys[Int(random.next() % UInt64(keys.count))]] = randomValue(
+          &random,
+          depth: depth + 1
+        )
+      }
+      return .object(members)
+    }
+  }
+
+  @Test(arguments: 0..<4 as Range<UInt64>)
+  func membersReadFromBytesAreTheParsedOnes(seed: UInt64) throws {
+    var random = SplitMix64(seed: 0x0B1E_C700 + seed)
+    for _ in 0..<60 {
+      guard case .object(let members) = Self.randomValue(&random, depth: 2) else { continue }
+      let value = JSONValue.object(members)
+      let payload = try JSONPayload(checking: value.serialized())
+      #expect(payload.value == value)
+      #expect(payload == JSONPayload(value))
+      #expect(payload.hashValue == JSONPayload(value).hashValue)
+      let object = try #require(try payload.slice().object)
+      #expect(Set(object.keys) == Set(members.keys))
+      for (key, member) in members {
+        let slice = try #require(object[key])
+        #expect(slice.value == member, "member \(key)")
+        #expect(slice.isNull == (member == .null))
+        if case .array(let elements) = member {
+          #expect(slice.elements?.map(\.value) == elements)
+        } else {
+          #expect(slice.elements == nil)
+        }
+        if case .object(let inner) = member {
+          let innerSlice = try #require(slice.object)
+          for (innerKey, innerValue) in inner { #expect(innerSlice[innerKey]?.value == innerValue) }
+        }
+      }
+      #expect(object["absent"] == nil)
+    }
+  }
+
+  @Test func escapedKeysAreFoundByTheirText() throws {
+    let payload = try JSONPayload(
+      checking: Array(#"{"\u0061b":1, "c\"d" : [1, {"e":"\u00e9"}]}"#.utf8)
+    )
+    let object = try #require(try payload.slice().object)
+    #expect(object["ab"]?.value == .int(1))
+    #expect(object["c\"d"]?.elements?.count == 2)
+    #expect(object["c\"d"]?.elements?[1].object?["e"]?.value == .string("é"))
+    #expect(Set(object.keys) == ["ab", "c\"d"])
+  }
+
+  @Test func refusedBytesNameTheByte() {
+    #expect(throws: JournalError.self) { try JSONPayload(checking: Array(#"{"a":1,"a":2}"#.utf8)) }
+    #expect(throws: JournalError.self) { try JSONPayload(checking: Array(#"{"a":1} "#.utf8)) }
+  }
+}
+
+extension JSONPayloadTests {
+  /// A payload line may be a mebibyte: an object of 100,000 keys is checked in linear time
+  /// (its keys go to a set after the first sixteen), duplicate or not.
+  @Test func largeObjectsAreCheckedInLinearTime() {
+    var text = "{" + (0..<100_000).map { "\"k\($0)\":0" }.joined(separator: ",")
+    Self.expectSameVerdict(Array((text + "}").utf8))
+    text += ",\"k99999\":1}"
+    Self.expectSameVerdict(Array(text.utf8))
+  }
+}
