@@ -120,6 +120,10 @@ extension EventLog {
     // Put each device's segments together in order, up to the first that stops it.
     var histories = plans.map(\.history)
     var stopped = plans.map { $0.history.stoppedBy != nil }
+    // Sized once: appending segment after segment would copy the records read so far.
+    var totals = [Int](repeating: 0, count: plans.count)
+    for (index, job) in jobs.enumerated() { totals[job.0] += outcomes.count(index) }
+    for device in histories.indices { histories[device].records.reserveCapacity(totals[device]) }
     for (index, job) in jobs.enumerated() where !stopped[job.0] {
       let outcome = try outcomes.take(index).get()
       // Edited where it lies: a copy taken out and put back would copy every record read
@@ -167,6 +171,11 @@ extension EventLog {
 
     func set(_ index: Int, _ value: Result<SegmentOutcome, JournalError>) {
       lock.withLock { values[index] = value }
+    }
+
+    /// How many records segment `index` gave.
+    func count(_ index: Int) -> Int {
+      lock.withLock { (try? values[index]?.get())?.records.count ?? 0 }
     }
 
     /// The outcome of segment `index`, let go here so its records are not held twice.
@@ -492,32 +501,40 @@ extension EventLog {
     }
     let total = devices.reduce(0) { $0 + $1.records.count }
     result.records.reserveCapacity(total)
-    var seen: [ULID: RecordLocation] = [:]
+    // Where each event id was handed on, as an index in `result.records`.
+    var seen: [ULID: Int] = [:]
     seen.reserveCapacity(total)
     var positions = [Int](repeating: 0, count: devices.count)
     while true {
       // Pick the smallest head; ties on time go to the smaller device name (earlier index).
+      // Only the times are read: a record is copied once, when handed on.
       var best: Int?
       for index in devices.indices where positions[index] < devices[index].records.count {
         guard let current = best else {
           best = index
           continue
         }
-        let candidate = devices[index].records[positions[index]]
-        let leader = devices[current].records[positions[current]]
-        if candidate.time < leader.time { best = index }
+        if devices[index].records[positions[index]].time
+          < devices[current].records[positions[current]].time
+        {
+          best = index
+        }
       }
       guard let index = best else { break }
-      let record = devices[index].records[positions[index]]
-      positions[index] += 1
-      if let kept = seen[record.id] {
+      let id = devices[index].records[positions[index]].id
+      if let kept = seen[id] {
         result.duplicates.append(
-          JournalHistory.Duplicate(id: record.id, kept: kept, skipped: record.location)
+          JournalHistory.Duplicate(
+            id: id,
+            kept: result.records[kept].location,
+            skipped: devices[index].records[positions[index]].location
+          )
         )
       } else {
-        seen[record.id] = record.location
-        result.records.append(record)
+        seen[id] = result.records.count
+        result.records.append(devices[index].records[positions[index]])
       }
+      positions[index] += 1
     }
     return result
   }

@@ -39,7 +39,7 @@ public final class FileEventStore: PositionedEventStore, @unchecked Sendable {
     var notices = history.notices.map(\.description)
     notices += history.duplicates.map(\.description)
     notices += history.errors.map(\.description)
-    let events = history.records.map(Self.stored)
+    let events = history.records.concurrentMap(Self.stored)
     return StoredHistory(events: events, notices: notices, positions: history.positions)
   }
 
