@@ -232,6 +232,17 @@ struct JSONParser {
   mutating func parsePlainString() -> Range<Int>? {
     guard peek() == UInt8(ascii: "\"") else { return nil }
     var position = index + 1
+    // Eight bytes at a time while none is a quote, a backslash, a control character or
+    // non-ASCII; the byte loop below finds which one stopped it.
+    if let base = bytes.baseAddress {
+      while position + 8 <= bytes.count {
+        let word = UInt64(
+          littleEndian: base.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+        )
+        if plainStringStop(in: word) { break }
+        position += 8
+      }
+    }
     while position < bytes.count {
       let byte = bytes[position]
       if byte == UInt8(ascii: "\"") {
@@ -372,6 +383,23 @@ struct JSONParser {
     if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
     return "byte 0x\(String(byte, radix: 16, uppercase: false))"
   }
+}
+
+/// Whether one of the eight bytes of `word` ends a plain string's fast scan.
+///
+/// Those are a `"`, a `\`, a byte below 0x20 and a byte of 0x80 and above. Exact for words of
+/// ASCII bytes (the classic "has a zero byte" test on `word ^ pattern` and `word - 0x20…`);
+/// any high bit stops it too.
+@inline(__always)
+private func plainStringStop(in word: UInt64) -> Bool {
+  let ones: UInt64 = 0x0101_0101_0101_0101
+  let highs: UInt64 = 0x8080_8080_8080_8080
+  let quotes = word ^ (ones &* 0x22)
+  let backslashes = word ^ (ones &* 0x5C)
+  let hasQuote = (quotes &- ones) & ~quotes & highs
+  let hasBackslash = (backslashes &- ones) & ~backslashes & highs
+  let hasControl = (word &- ones &* 0x20) & ~word & highs
+  return (hasQuote | hasBackslash | hasControl | (word & highs)) != 0
 }
 
 @inline(__always)

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An event's payload: a ``JSONValue``, or the checked bytes it was read from.
 ///
 /// Reading a journal checks each payload's bytes as strictly as ``JSONValue/parse(_:)-(Collection<UInt8>)``
@@ -207,10 +213,12 @@ public struct JSONObjectSlice: Sendable {
           let matches: Bool
           if let escaped = member.escapedKey {
             matches = escaped.utf8.elementsEqual(wanted)
+          } else if member.key.count != wanted.count {
+            matches = false
+          } else if let stored = buffer.baseAddress, let asked = wanted.baseAddress {
+            matches = memcmp(stored + member.key.lowerBound, asked, wanted.count) == 0
           } else {
-            matches =
-              member.key.count == wanted.count
-              && UnsafeBufferPointer(rebasing: buffer[member.key]).elementsEqual(wanted)
+            matches = true  // both empty
           }
           if matches { return JSONSlice(bytes: bytes, range: member.value) }
         }

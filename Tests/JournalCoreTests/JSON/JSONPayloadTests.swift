@@ -186,3 +186,33 @@ extension JSONPayloadTests {
     Self.expectSameVerdict(Array(text.utf8))
   }
 }
+
+extension JSONPayloadTests {
+  /// The plain-string scan reads eight bytes at a time: every stopping byte must be seen at
+  /// every position of a word, and every other byte let through.
+  @Test func plainStringScanStopsAtEveryPosition() {
+    let stops: [UInt8] = [0x5C, 0x00, 0x01, 0x1F, 0x80, 0xC3, 0xFF]
+    let passes: [UInt8] = [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7E, 0x7F, 0x41]
+    for length in 0..<20 {
+      for position in 0..<max(length, 1) {
+        for byte in stops + passes where length > 0 {
+          var content = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+          content[position] = byte
+          let text = [UInt8(ascii: "\"")] + content + [UInt8(ascii: "\""), UInt8(ascii: "x")]
+          let range = text.withUnsafeBytes { buffer -> Range<Int>? in
+            var parser = JSONParser(buffer)
+            return parser.parsePlainString()
+          }
+          let expected = stops.contains(byte) ? nil : 1..<(1 + length)
+          #expect(range == expected, "byte \(byte) at \(position) of \(length)")
+        }
+        let text = Array(("\"" + String(repeating: "b", count: length) + "\"").utf8)
+        let range = text.withUnsafeBytes { buffer -> Range<Int>? in
+          var parser = JSONParser(buffer)
+          return parser.parsePlainString()
+        }
+        #expect(range == 1..<(1 + length))
+      }
+    }
+  }
+}
