@@ -249,22 +249,22 @@ extension EventRecord {
         else { throw RecordFailure(cause: "'type' is not a non-empty string") }
         type = text
       case .seq:
-        guard case .int(let number) = try parser.parseValue(), number >= 1 else {
+        guard case .int(let number) = try parseInteger(&parser), number >= 1 else {
           throw RecordFailure(cause: "'seq' is not a positive integer")
         }
         sequence = UInt64(number)
       case .ms:
-        guard case .int(let number) = try parser.parseValue() else {
+        guard case .int(let number) = try parseInteger(&parser) else {
           throw RecordFailure(cause: "'ms' is not an integer")
         }
         milliseconds = number
       case .lc:
-        guard case .int(let number) = try parser.parseValue(),
+        guard case .int(let number) = try parseInteger(&parser),
           let fitting = UInt32(exactly: number)
         else { throw RecordFailure(cause: "'lc' is not a 32-bit unsigned integer") }
         counter = fitting
       case .v:
-        guard case .int(let number) = try parser.parseValue(), number >= 1,
+        guard case .int(let number) = try parseInteger(&parser), number >= 1,
           let fitting = Int(exactly: number)
         else { throw RecordFailure(cause: "'v' is not a positive integer") }
         version = fitting
@@ -309,6 +309,12 @@ extension EventRecord {
       location: location
     )
   }
+}
+
+/// An envelope number: a plain integer read directly, anything else as the parser reads it.
+private func parseInteger(_ parser: inout JSONParser) throws(JSONParser.Failure) -> JSONValue {
+  if let number = parser.parsePlainInteger() { return .int(number) }
+  return try parser.parseValue()
 }
 
 /// Moves past the `,` or `}` after an object member; sets `done` at the `}`.

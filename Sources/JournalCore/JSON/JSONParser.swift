@@ -170,6 +170,33 @@ struct JSONParser {
     return .double(value)
   }
 
+  /// Parses a number written as a plain integer (`-?(0|[1-9][0-9]*)`, then no `.`, `e` or
+  /// `E`) that fits in Int64, which ``parseValue()`` would give as `.int`; returns nil,
+  /// without moving, for anything else, which ``parseValue()`` then reads or refuses.
+  mutating func parsePlainInteger() -> Int64? {
+    var position = index
+    let negative = position < bytes.count && bytes[position] == UInt8(ascii: "-")
+    if negative { position += 1 }
+    let digits = position
+    guard position < bytes.count, isDigit(bytes[position]) else { return nil }
+    if bytes[position] == UInt8(ascii: "0") {
+      position += 1
+    } else {
+      while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+    }
+    if position < bytes.count {
+      switch bytes[position] {
+      case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"):
+        return nil
+      default: break
+      }
+    }
+    guard let value = integerValue(from: digits, to: position, negative) else { return nil }
+    index = position
+    return value
+  }
+
   /// The digits in `start..<end` as an Int64, or nil when they overflow.
   private func integerValue(from start: Int, to end: Int, _ negative: Bool) -> Int64? {
     // Accumulate negatively so that Int64.min is representable.

@@ -121,6 +121,32 @@ public struct JSONSlice: Sendable {
     }
   }
 
+  /// The value as a string, nil when it is not one; read straight from the bytes when it
+  /// has no escape.
+  public var stringValue: String? {
+    guard first == UInt8(ascii: "\"") else { return nil }
+    let content = range.lowerBound + 1..<range.upperBound - 1
+    return bytes.withUnsafeBytes { buffer in
+      let text = UnsafeRawBufferPointer(rebasing: buffer[content])
+      // Checked when kept: without a backslash the content is the string's UTF-8.
+      if !text.contains(UInt8(ascii: "\\")) { return String(decoding: text, as: UTF8.self) }
+      return value.stringValue
+    }
+  }
+
+  /// The value as an integer, as ``JSONValue/intValue`` gives it; read straight from the
+  /// bytes when written as a plain integer.
+  public var intValue: Int64? {
+    let plain = bytes.withUnsafeBytes { buffer -> Int64? in
+      var parser = JSONParser(UnsafeRawBufferPointer(rebasing: buffer[range]))
+      guard let number = parser.parsePlainInteger(), parser.index == range.count else {
+        return nil
+      }
+      return number
+    }
+    return plain ?? value.intValue
+  }
+
   /// The elements, when the value is an array.
   public var elements: [JSONSlice]? {
     guard first == UInt8(ascii: "[") else { return nil }

@@ -41,25 +41,25 @@ struct PayloadReader {
   }
 
   func string(_ key: String) throws(PayloadError) -> String {
-    guard let value = self[key]?.stringValue else { throw fail(key, "a string") }
+    guard let value = object[key]?.stringValue else { throw fail(key, "a string") }
     return value
   }
 
   func optionalString(_ key: String) throws(PayloadError) -> String? {
-    guard let value = self[key], !value.isNull else { return nil }
+    guard let value = object[key], !value.isNull else { return nil }
     guard let string = value.stringValue else { throw fail(key, "a string") }
     return string
   }
 
   func int(_ key: String) throws(PayloadError) -> Int {
-    guard let value = self[key]?.intValue, let int = Int(exactly: value) else {
+    guard let value = object[key]?.intValue, let int = Int(exactly: value) else {
       throw fail(key, "an integer")
     }
     return int
   }
 
   func optionalInt(_ key: String) throws(PayloadError) -> Int? {
-    guard let value = self[key], !value.isNull else { return nil }
+    guard let value = object[key], !value.isNull else { return nil }
     guard let int = value.intValue.flatMap({ Int(exactly: $0) }) else {
       throw fail(key, "an integer")
     }
@@ -67,7 +67,7 @@ struct PayloadReader {
   }
 
   func optionalInt64(_ key: String) throws(PayloadError) -> Int64? {
-    guard let value = self[key], !value.isNull else { return nil }
+    guard let value = object[key], !value.isNull else { return nil }
     guard let int = value.intValue else { throw fail(key, "an integer") }
     return int
   }
@@ -122,7 +122,7 @@ struct PayloadReader {
     var result: [String] = []
     result.reserveCapacity(array.count)
     for element in array {
-      guard let string = element.value.stringValue else { throw fail(key, "an array of strings") }
+      guard let string = element.stringValue else { throw fail(key, "an array of strings") }
       result.append(string)
     }
     return result
@@ -146,8 +146,8 @@ struct PayloadReader {
     guard let array = value.elements else { throw fail(key, "an array of settings") }
     var result: [MachineSetting] = []
     for element in array {
-      guard let setting = element.object, let name = setting["name"]?.value.stringValue,
-        let value = setting["value"]?.value.stringValue
+      guard let setting = element.object, let name = setting["name"]?.stringValue,
+        let value = setting["value"]?.stringValue
       else { throw fail(key, "an array of {name, value} settings") }
       result.append(MachineSetting(name: name, value: value))
     }
@@ -155,7 +155,7 @@ struct PayloadReader {
   }
 
   func loadType(_ key: String) throws(PayloadError) -> LoadType {
-    guard let raw = self[key]?.intValue, let type = LoadType(rawValue: Int(raw)) else {
+    guard let raw = object[key]?.intValue, let type = LoadType(rawValue: Int(raw)) else {
       throw fail(key, "a load type (0 none, 1 weight, 2 duration)")
     }
     return type

@@ -227,7 +227,7 @@ public final class Journal: @unchecked Sendable {
   ) throws(PayloadError) -> FoldEvent {
     let reader = try PayloadReader(payload, type: type)
     let event = try JournalEvent(type: type, reader: reader)
-    let at = reader[PayloadMetadata.at]?.intValue.map(Date.init(milliseconds:))
+    let at = reader.object[PayloadMetadata.at]?.intValue.map(Date.init(milliseconds:))
     return FoldEvent(
       id: part == 0 ? record.id : "\(record.id)#\(part + 1)",
       storedID: ids.stored,
@@ -238,7 +238,7 @@ public final class Journal: @unchecked Sendable {
       counter: record.counter,
       stream: record.stream,
       at: at,
-      action: reader[PayloadMetadata.action]?.stringValue,
+      action: reader.object[PayloadMetadata.action]?.stringValue,
       event: event
     )
   }

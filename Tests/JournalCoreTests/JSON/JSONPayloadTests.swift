@@ -144,6 +144,8 @@ import Testing
       for (key, member) in members {
         let slice = try #require(object[key])
         #expect(slice.value == member, "member \(key)")
+        #expect(slice.stringValue == member.stringValue, "member \(key)")
+        #expect(slice.intValue == member.intValue, "member \(key)")
         #expect(slice.isNull == (member == .null))
         if case .array(let elements) = member {
           #expect(slice.elements?.map(\.value) == elements)
@@ -212,6 +214,37 @@ extension JSONPayloadTests {
           return parser.parsePlainString()
         }
         #expect(range == 1..<(1 + length))
+      }
+    }
+  }
+}
+
+extension JSONPayloadTests {
+  /// Envelope numbers and payload integers are read by a shortcut: where it answers, it
+  /// gives what `parseValue()` gives and ends where it ends; elsewhere it does not move.
+  @Test func plainIntegersAgreeWithTheParser() {
+    let numbers = [
+      "0", "-0", "7", "-7", "10", "1234567890", "9223372036854775807", "-9223372036854775808",
+      "9223372036854775808", "-9223372036854775809", "01", "-01", "00", "1.0", "1e3", "1E3",
+      "-", "--1", "+1", "1.", "0.5", "-0.0", "12345678901234567890123",
+    ]
+    for number in numbers {
+      for suffix in ["", ",", "}", "]", " ", "x"] {
+        let bytes = Array((number + suffix).utf8)
+        bytes.withUnsafeBytes { buffer in
+          var shortcut = JSONParser(buffer)
+          var parser = JSONParser(buffer)
+          let expected = try? parser.parseValue()
+          if let value = shortcut.parsePlainInteger() {
+            #expect(expected == .int(value), "\(number + suffix)")
+            #expect(shortcut.index == parser.index, "\(number + suffix)")
+          } else {
+            #expect(shortcut.index == 0, "\(number + suffix)")
+            if case .int = expected, suffix != "x" {
+              Issue.record("the shortcut skipped the integer \(number + suffix)")
+            }
+          }
+        }
       }
     }
   }
