@@ -23,7 +23,7 @@ struct Checkpoint: Equatable {
   static let headPath = folder + "/head"
   static let streamsFolder = folder + "/streams"
   static let indexFolder = folder + "/index"
-  static let format = 2
+  static let format = 3
   /// How many index buckets the workout streams are spread over.
   static let bucketCount: UInt32 = 256
 
@@ -245,11 +245,20 @@ struct Checkpoint: Equatable {
 
   /// The stream file of `stream`, or nil when its id cannot be a file name.
   static func streamPath(_ stream: String) -> String? {
-    let name = stream.replacingOccurrences(of: ":", with: "-")
+    let name = String(
+      decoding: stream.utf8.map { $0 == UInt8(ascii: ":") ? UInt8(ascii: "-") : $0 },
+      as: UTF8.self
+    )
     let path = streamsFolder + "/" + name + ".json"
     return RelativePath.isSafe(name + ".json") && !name.contains("/") ? path : nil
   }
 
+  // The stream files' bytes: `Checkpoint+Streams.swift`.
+
+  /// Compact JSON of a `Codable` value, keys sorted, dates as their exact bits.
+  ///
+  /// Through Foundation, for the today cache's file (`TodayCache`). The
+  /// checkpoint's stream files use ``encodeState(_:)``, which is much faster.
   static func encodeStream<T: Encodable>(_ state: T) throws -> [UInt8] {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
@@ -260,6 +269,7 @@ struct Checkpoint: Equatable {
     return Array(try encoder.encode(state))
   }
 
+  /// Parses ``encodeStream(_:)``.
   static func decodeStream<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .custom { decoder in

@@ -381,7 +381,7 @@ struct RebuildRun {
     return checkpoint.loadedBuckets[bucket]?[stream]
   }
 
-  func loadStream<T: Decodable>(
+  func loadStream<T: CheckpointStream>(
     _ type: T.Type,
     _ stream: String,
     _ entry: Checkpoint.StreamEntry
@@ -391,6 +391,6 @@ struct RebuildRun {
     guard let path = Checkpoint.streamPath(stream), let bytes = try writer.read(path),
       SHA256Digest.hex(bytes) == entry.digest
     else { throw Checkpoint.Failure("a checkpoint stream file is missing or corrupt") }
-    return try Checkpoint.decodeStream(type, from: bytes)
+    return try Checkpoint.decodeState(type, from: bytes)
   }
 }

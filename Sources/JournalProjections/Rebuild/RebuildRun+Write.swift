@@ -220,7 +220,9 @@ extension RebuildRun {
     var checkpoint = folded.checkpoint
     checkpoint.manifestDigest = manifest.identity
     checkpoint.quarantined = quarantined.keys.sorted()
-    var states: [(String, any Encodable)] = folded.splits.map { ("split:\($0.key)", $0.value) }
+    var states: [(String, any CheckpointStream)] = folded.splits.map {
+      ("split:\($0.key)", $0.value)
+    }
     states += folded.workouts.map { ("workout:\($0.key)", $0.value) }
     if folded.isComplete {
       checkpoint.splits = [:]
@@ -238,7 +240,7 @@ extension RebuildRun {
       expectedStreams.insert(RelativePath.fileName(of: path))
       let bytes: [UInt8]
       do {
-        bytes = try Checkpoint.encodeStream(state)
+        bytes = try Checkpoint.encodeState(state)
       } catch {
         report.notices.append("checkpoint not saved: \(error)")
         return try writer.remove(Checkpoint.headPath)

@@ -39,12 +39,12 @@ extension RebuildTests {
     let state = session.journal.state()
     #expect(!state.workouts.isEmpty)
     for split in state.splits.values {
-      let bytes = try Checkpoint.encodeStream(split)
-      #expect(try Checkpoint.decodeStream(SplitState.self, from: bytes) == split)
+      let bytes = try Checkpoint.encodeState(split)
+      #expect(try Checkpoint.decodeState(SplitState.self, from: bytes) == split)
     }
     for workout in state.workouts.values {
-      let bytes = try Checkpoint.encodeStream(workout)
-      #expect(try Checkpoint.decodeStream(WorkoutState.self, from: bytes) == workout)
+      let bytes = try Checkpoint.encodeState(workout)
+      #expect(try Checkpoint.decodeState(WorkoutState.self, from: bytes) == workout)
     }
   }
 

@@ -1,0 +1,308 @@
+import Foundation
+import JournalCore
+import JournalTestSupport
+import Testing
+
+@testable import JournalProjections
+
+/// The checkpoint's stream files (`Checkpoint+Streams.swift`): exact round
+/// trips, a fixed byte form, and bytes that are not a state refused.
+@Suite struct CheckpointStreamTests {
+  /// Dates with a fraction of a second that ISO-8601 would lose.
+  static let t0 = Date(timeIntervalSinceReferenceDate: 789_000_000.123_456_7)
+
+  /// A workout with every optional field set, and awkward values.
+  static func fullWorkout() -> WorkoutState {
+    let entry = SetEntry(reps: 5, weight: -0.0, seconds: 30, completedAt: t0 + 60.5)
+    let log = WorkoutLogDocument(
+      id: "log-1",
+      exerciseName: "Bench \"press\" / ünïcode \n",
+      order: 0,
+      sets: 3,
+      reps: 5,
+      weight: 102.5,
+      loadType: .weight,
+      durationSeconds: 0,
+      currentStateIndex: 1,
+      status: .inProgress,
+      notes: "felt \\ heavy",
+      date: t0,
+      machineSettings: [MachineSetting(name: "seat", value: "4")],
+      startedAt: t0 + 1,
+      completedAt: t0 + 2,
+      setEntries: [entry, SetEntry(completedAt: t0 + 0.000_1)],
+      updatedAt: t0 + 3,
+      libraryName: "Bench Press"
+    )
+    let document = WorkoutDocument(
+      id: "01JWORKOUT",
+      splitID: "01JSPLIT",
+      splitName: "Upper",
+      start: t0,
+      end: t0 + 3600.25,
+      status: .completed,
+      createdAt: t0,
+      updatedAt: t0 + 7,
+      logs: [
+        log,
+        WorkoutLogDocument(
+          id: "log-2",
+          exerciseName: "Plank",
+          order: 1,
+          sets: 1,
+          reps: 0,
+          weight: 0,
+          loadType: .duration,
+          durationSeconds: 60,
+          date: t0
+        ),
+      ],
+      metrics: WorkoutMetrics(
+        activeEnergyKcal: 321.5,
+        avgHeartRate: 120,
+        maxHeartRate: 171.25,
+        minHeartRate: 1e-7,
+        totalVolume: 1e17,
+        hrZoneSeconds: [0, 1.5, 2, 3, 4],
+        healthKitWorkoutUUID: "UUID-1",
+        source: .watch,
+        recordedAt: t0 + 9
+      ),
+      deletedLogIDs: ["gone": t0 + 5, "gone-too": t0 - 1e9],
+      restSeconds: 90,
+      autoAdvance: true,
+      targetHeartRate: 150
+    )
+    return WorkoutState(
+      document: document,
+      timeZone: TimeZone(identifier: "Pacific/Kiritimati") ?? .gmt,
+      deletedAt: t0 + 10,
+      provenance: [
+        "log-1": [
+          EntryProvenance(
+            kind: .recorded,
+            key: "01JEVENT",
+            eventID: "01JEVENT",
+            device: "watch",
+            original: entry,
+            adjustments: ["01JADJUST", "01JADJUST2"]
+          ),
+          EntryProvenance(
+            kind: .filledFromPlan,
+            key: "01JDONE/1",
+            eventID: "01JDONE",
+            device: "phone",
+            original: SetEntry(completedAt: t0),
+            adjustments: []
+          ),
+        ]
+      ],
+      recordedVolume: 512.5
+    )
+  }
+
+  static func fullSplit() -> SplitState {
+    SplitState(
+      document: SplitDocument(
+        id: "01JSPLIT",
+        name: "Upper",
+        color: "#ff0000",
+        systemImage: "dumbbell",
+        order: -2,
+        createdAt: t0,
+        updatedAt: t0 + 0.5,
+        exercises: [
+          ExerciseDocument(
+            id: "e1",
+            name: "Row",
+            order: 0,
+            sets: 3,
+            reps: 8,
+            weight: 60.25,
+            loadType: .weight,
+            durationSeconds: 0,
+            machineSettings: [MachineSetting(name: "pin", value: "3")],
+            libraryName: "Seated Row"
+          ),
+          ExerciseDocument(
+            id: "e2",
+            name: "Plank",
+            order: 1,
+            sets: 1,
+            reps: 0,
+            weight: 0,
+            loadType: .duration,
+            durationSeconds: 45
+          ),
+        ],
+        activityType: 1,
+        restSeconds: 120,
+        autoAdvance: false,
+        targetHeartRate: 140
+      ),
+      isStarter: true,
+      deletedAt: t0 + 86_400.75
+    )
+  }
+
+  @Test func everyFieldRoundTripsExactly() throws {
+    let workout = Self.fullWorkout()
+    let split = Self.fullSplit()
+    let workoutBytes = try Checkpoint.encodeState(workout)
+    let splitBytes = try Checkpoint.encodeState(split)
+    let workoutBack = try Checkpoint.decodeState(WorkoutState.self, from: workoutBytes)
+    #expect(workoutBack == workout)
+    #expect(try Checkpoint.decodeState(SplitState.self, from: splitBytes) == split)
+    // Exact bits: -0.0 stays negative, fractions of a second stay.
+    let weight = try #require(workoutBack.document.logs[0].setEntries?[0].weight)
+    #expect(weight.sign == .minus)
+    #expect(workoutBack.document.end == workout.document.end)
+    // Same state, same bytes, whatever the dictionaries' order.
+    #expect(try Checkpoint.encodeState(workoutBack) == workoutBytes)
+  }
+
+  @Test func minimalStatesRoundTrip() throws {
+    let split = SplitState(
+      document: SplitDocument(
+        id: "s",
+        name: "",
+        color: "",
+        systemImage: "",
+        order: 0,
+        createdAt: Self.t0,
+        updatedAt: Self.t0
+      ),
+      isStarter: false,
+      deletedAt: nil
+    )
+    #expect(
+      try Checkpoint.decodeState(SplitState.self, from: Checkpoint.encodeState(split)) == split
+    )
+    let workout = WorkoutState(
+      document: WorkoutDocument(id: "w", start: Self.t0, createdAt: Self.t0, updatedAt: Self.t0),
+      timeZone: .gmt,
+      deletedAt: nil
+    )
+    let bytes = try Checkpoint.encodeState(workout)
+    #expect(try Checkpoint.decodeState(WorkoutState.self, from: bytes) == workout)
+  }
+
+  /// The byte form documented in docs/Rebuild.md: compact, keys sorted, nil
+  /// left out, doubles with a fraction, dates as their bits.
+  @Test func theBytesAreTheDocumentedForm() throws {
+    let date = Date(timeIntervalSinceReferenceDate: 1.5)
+    let split = SplitState(
+      document: SplitDocument(
+        id: "a/b",
+        name: "N",
+        color: "c",
+        systemImage: "i",
+        order: 1,
+        createdAt: date,
+        updatedAt: date,
+        exercises: [
+          ExerciseDocument(
+            id: "e",
+            name: "E",
+            order: 0,
+            sets: 2,
+            reps: 3,
+            weight: 45,
+            loadType: .weight,
+            durationSeconds: 0
+          )
+        ]
+      ),
+      isStarter: false,
+      deletedAt: nil
+    )
+    let bits = Int64(bitPattern: (1.5).bitPattern)
+    let expected =
+      #"{"document":{"color":"c","createdAt":\#(bits),"exercises":[{"durationSeconds":0,"id":"e","#
+      + #""loadType":1,"name":"E","order":0,"reps":3,"sets":2,"weight":45.0}],"id":"a/b","name":"N","#
+      + #""order":1,"schemaVersion":3,"systemImage":"i","updatedAt":\#(bits)},"isStarter":false}"#
+    #expect(String(decoding: try Checkpoint.encodeState(split), as: UTF8.self) == expected)
+  }
+
+  @Test func aNonFiniteNumberIsNotSaved() {
+    var workout = Self.fullWorkout()
+    workout.document.logs[0].weight = .nan
+    #expect(throws: JournalError.self) { try Checkpoint.encodeState(workout) }
+  }
+
+  struct Corruption: Sendable, CustomTestStringConvertible {
+    let name: String
+    let edit: @Sendable (String) -> String
+    var testDescription: String { name }
+  }
+
+  static let corruptions: [Corruption] = [
+    Corruption(name: "not JSON") { String($0.dropLast()) },
+    Corruption(name: "not an object") { "[" + $0 + "]" },
+    Corruption(name: "missing field") { $0.replacingOccurrences(of: #""start":"#, with: #""x":"#) },
+    Corruption(name: "string for a number") {
+      $0.replacingOccurrences(of: #""restSeconds":90"#, with: #""restSeconds":"90""#)
+    },
+    Corruption(name: "fraction for an integer") {
+      $0.replacingOccurrences(of: #""restSeconds":90"#, with: #""restSeconds":90.5"#)
+    },
+    Corruption(name: "unknown status") {
+      $0.replacingOccurrences(of: #""status":"completed""#, with: #""status":"done""#)
+    },
+    Corruption(name: "unknown load type") {
+      $0.replacingOccurrences(of: #""loadType":2"#, with: #""loadType":7"#)
+    },
+    Corruption(name: "unknown provenance") {
+      $0.replacingOccurrences(of: #""kind":"recorded""#, with: #""kind":"guessed""#)
+    },
+    Corruption(name: "unknown time zone") {
+      $0.replacingOccurrences(of: "Pacific/Kiritimati", with: "Mars/Olympus")
+    },
+    Corruption(name: "date as a double") {
+      $0.replacingOccurrences(of: #""createdAt":"#, with: #""createdAt":0.5,"x":"#)
+    },
+  ]
+
+  @Test(arguments: corruptions)
+  func bytesThatAreNotAStateAreRefused(_ corruption: Corruption) throws {
+    let text = String(decoding: try Checkpoint.encodeState(Self.fullWorkout()), as: UTF8.self)
+    let damaged = corruption.edit(text)
+    #expect(damaged != text, "the corruption must change the bytes")
+    #expect(throws: (any Error).self) {
+      try Checkpoint.decodeState(WorkoutState.self, from: Array(damaged.utf8))
+    }
+  }
+
+  /// A stream file whose digest matches but whose bytes are not a state (a
+  /// bug, or an edit with the digests fixed): the checkpoint is ignored and
+  /// the tree is still the one the journal renders.
+  @Test func anUndecodableStreamFileWithAMatchingDigestIsIgnored() throws {
+    var session = try RandomSession(seed: 7)
+    for _ in 0..<60 { session.step() }
+    let out = try makeTemporaryDirectory("rebuild-undecodable")
+    try Rebuild.run(journal: session.journal, output: out)
+    let headURL = out.appendingPathComponent(Checkpoint.headPath)
+    guard case .success(var head) = Checkpoint.decodeHead([UInt8](try Data(contentsOf: headURL)))
+    else { throw CheckpointTestError("the saved head does not parse") }
+    #expect(!head.splits.isEmpty)
+    let bad = Array(#"{"document":{},"isStarter":false}"#.utf8)
+    for stream in head.splits.keys {
+      let path = try #require(Checkpoint.streamPath(stream))
+      try Data(bad).write(to: out.appendingPathComponent(path))
+      head.splits[stream]?.digest = SHA256Digest.hex(bad)
+    }
+    try Data(head.encodedHead()).write(to: headURL)
+    // A new split: the incremental fold loads every split.
+    try session.harness.makeUpperBody(name: "After")
+    let report = try Rebuild.run(journal: session.journal, output: out)
+    #expect(report.mode == .full)
+    #expect(report.checkpointIgnoredBecause == "a checkpoint stream file is unreadable")
+    try expectTree(out, equals: try expectedTree(session.journal))
+    #expect(try Rebuild.run(journal: session.journal, output: out).mode == .incremental)
+  }
+}
+
+struct CheckpointTestError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
