@@ -60,4 +60,28 @@ import Testing
     try session.journal.reload()
     #expect(session.journal.historyDigest() == HistoryDigest(session.journal.history))
   }
+
+  /// The terms are fixed: a checkpoint saved by one build is checked by the next.
+  @Test func theDigestOfKnownIdsIsPinned() {
+    var digest = HistoryDigest()
+    for id in (0..<3).map({ "01J" + String(repeating: "0", count: 22) + "\($0)" }) + ["é"] {
+      digest.append(id)
+    }
+    #expect(digest.description == "4-746f429709cd7643-8b35ae786aa2a762")
+  }
+
+  /// A long history is summed in chunks on every core, to the same digest.
+  @Test func aLongHistorySummedInChunksGivesTheSameDigest() throws {
+    let events = try history(seed: 3)
+    let long = (0..<150_000).map { index in
+      var event = events[index % events.count]
+      event.id = "\(index)-\(event.id)"
+      return event
+    }
+    let whole = HistoryDigest(long)
+    var oneByOne = HistoryDigest()
+    for event in long { oneByOne.append(event.id) }
+    #expect(whole == oneByOne)
+    #expect(whole.prefix(100_000, of: long) == HistoryDigest(long.prefix(100_000)))
+  }
 }
