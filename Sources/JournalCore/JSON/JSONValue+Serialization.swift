@@ -79,21 +79,40 @@ func appendDecimal(_ value: some BinaryInteger, to output: inout [UInt8]) {
 /// Appends `string` as a JSON string literal with the canonical minimal escaping.
 func appendJSONString(_ string: String, to output: inout [UInt8]) {
   output.append(UInt8(ascii: "\""))
-  for byte in string.utf8 {
-    switch byte {
-    case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-    case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-    case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-    case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-    case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-    case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-    case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-    case 0..<0x20:
-      output.append(contentsOf: "\\u00".utf8)
-      output.append(hexDigits[Int(byte >> 4)])
-      output.append(hexDigits[Int(byte & 0xF)])
-    default: output.append(byte)
+  // Runs of bytes that need no escape are copied whole.
+  var string = string
+  string.withUTF8 { utf8 in
+    var mark = 0
+    for index in utf8.indices {
+      let byte = utf8[index]
+      guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+        continue
+      }
+      if mark < index {
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[mark..<index]))
+      }
+      appendEscaped(byte, to: &output)
+      mark = index + 1
     }
+    if mark < utf8.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[mark...])) }
   }
   output.append(UInt8(ascii: "\""))
+}
+
+/// Appends the escape of a byte that JSON strings must escape.
+private func appendEscaped(_ byte: UInt8, to output: inout [UInt8]) {
+  switch byte {
+  case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+  case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+  case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+  case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+  case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+  case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+  case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+  case 0..<0x20:
+    output.append(contentsOf: "\\u00".utf8)
+    output.append(hexDigits[Int(byte >> 4)])
+    output.append(hexDigits[Int(byte & 0xF)])
+  default: output.append(byte)
+  }
 }

@@ -89,26 +89,33 @@ struct Checkpoint: Equatable {
 
   /// The head's bytes: `key value` lines, then `checksum <sha256 of the lines>`.
   func encodedHead() -> [UInt8] {
-    var lines = [
-      "workout-journal-checkpoint \(Self.format)",
-      "build \(build)",
-      "position \(position)",
-      "last \(lastID.isEmpty ? "-" : lastID)",
-      "prefix \(prefixDigest)",
-      "now \(Self.encode(now))",
-      "rendered \(Self.encode(renderedNow))",
-      "events \(eventCount)",
-      "anomalies \(anomalyCount)",
-      "manifest \(manifestDigest.isEmpty ? "-" : manifestDigest)",
-    ]
-    lines += quarantined.map { "quarantined \($0)" }
-    lines += splits.keys.sorted().map { stream in
-      let entry = splits[stream] ?? StreamEntry(digest: "", expiry: nil)
-      return "split \(stream) \(entry.digest) \(Self.encode(entry.expiry))"
+    var text = """
+      workout-journal-checkpoint \(Self.format)
+      build \(build)
+      position \(position)
+      last \(lastID.isEmpty ? "-" : lastID)
+      prefix \(prefixDigest)
+      now \(Self.encode(now))
+      rendered \(Self.encode(renderedNow))
+      events \(eventCount)
+      anomalies \(anomalyCount)
+      manifest \(manifestDigest.isEmpty ? "-" : manifestDigest)
+
+      """
+    // Appended piece by piece: the head has a line per bucket (256) and is
+    // written at every rebuild.
+    text.reserveCapacity(text.utf8.count + 80 * (splits.count + expiring.count + buckets.count))
+    for stream in quarantined { text += "quarantined \(stream)\n" }
+    for (stream, entry) in splits.sorted(by: { $0.key < $1.key }) {
+      text += "split \(stream) \(entry.digest) \(Self.encode(entry.expiry))\n"
     }
-    lines += expiring.keys.sorted().map { "expiring \($0) \(Self.encode(expiring[$0]))" }
-    lines += buckets.keys.sorted().map { "bucket \($0) \(buckets[$0] ?? "")" }
-    var bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+    for (stream, expiry) in expiring.sorted(by: { $0.key < $1.key }) {
+      text += "expiring \(stream) \(Self.encode(expiry))\n"
+    }
+    for (bucket, digest) in buckets.sorted(by: { $0.key < $1.key }) {
+      text += "bucket \(bucket) \(digest)\n"
+    }
+    var bytes = Array(text.utf8)
     bytes += Array("checksum \(SHA256Digest.hex(bytes))\n".utf8)
     return bytes
   }
@@ -127,7 +134,20 @@ struct Checkpoint: Equatable {
     else { return .failure("the checkpoint is corrupt (checksum mismatch)") }
     var checkpoint = Checkpoint()
     var fields: [String: String] = [:]
+    let bucketKey = Array("bucket ".utf8)
     for line in body.split(separator: UInt8(ascii: "\n")) {
+      // A bucket line (most of the head), without splitting it into words.
+      if line.starts(with: bucketKey) {
+        let rest = line.dropFirst(bucketKey.count)
+        guard let space = rest.firstIndex(of: UInt8(ascii: " ")), space > rest.startIndex,
+          !rest[(space + 1)...].contains(UInt8(ascii: " "))
+        else { return .failure("the checkpoint is malformed") }
+        checkpoint.buckets[String(decoding: rest[..<space], as: UTF8.self)] = String(
+          decoding: rest[(space + 1)...],
+          as: UTF8.self
+        )
+        continue
+      }
       let values = words(line)
       guard values.count >= 2 else { return .failure("the checkpoint is malformed") }
       switch values[0] {
@@ -142,9 +162,6 @@ struct Checkpoint: Equatable {
           return .failure("the checkpoint is malformed")
         }
         checkpoint.expiring[values[1]] = expiry
-      case "bucket":
-        guard values.count == 3 else { return .failure("the checkpoint is malformed") }
-        checkpoint.buckets[values[1]] = values[2]
       default:
         guard values.count == 2 else { return .failure("the checkpoint is malformed") }
         fields[values[0]] = values[1]
@@ -250,7 +267,8 @@ struct Checkpoint: Equatable {
       as: UTF8.self
     )
     let path = streamsFolder + "/" + name + ".json"
-    return RelativePath.isSafe(name + ".json") && !name.contains("/") ? path : nil
+    let safe = RelativePath.isSafe(name + ".json") && !name.utf8.contains(UInt8(ascii: "/"))
+    return safe ? path : nil
   }
 
   // The stream files' bytes: `Checkpoint+Streams.swift`.

@@ -85,16 +85,26 @@ final class DocumentTreeWriter {
       throw failure("open", relative)
     }
     defer { close(descriptor) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { throw failure("stat", relative) }
+    // Read straight into a buffer of the file's size, one byte more so that
+    // the end is seen without growing it; grown if the file grew meanwhile.
+    var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size), 0) + 1)
+    var length = 0
     while true {
-      let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+      if length == bytes.count { bytes += repeatElement(0, count: max(bytes.count, 4096)) }
+      let count = bytes.withUnsafeMutableBytes { buffer in
+        systemRead(descriptor, buffer.baseAddress.map { $0 + length }, buffer.count - length)
+      }
       if count < 0 {
         if errno == EINTR { continue }
         throw failure("read", relative)
       }
-      if count == 0 { return bytes }
-      bytes.append(contentsOf: chunk[0..<count])
+      if count == 0 {
+        bytes.removeSubrange(length...)
+        return bytes
+      }
+      length += count
     }
   }
 

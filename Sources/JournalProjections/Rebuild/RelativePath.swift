@@ -8,14 +8,22 @@
 enum RelativePath {
   /// Whether `path` is a safe document path.
   static func isSafe(_ path: String) -> Bool {
-    let components = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-    guard (1...8).contains(components.count) else { return false }
-    return components.allSatisfy { component in
-      guard (1...255).contains(component.count), component.first != UInt8(ascii: ".") else {
-        return false
+    // One pass over the bytes, without splitting: it runs for every entry of
+    // the manifest's log and shards read.
+    var components = 1
+    var length = 0
+    for byte in path.utf8 {
+      if byte == UInt8(ascii: "/") {
+        guard length > 0 else { return false }
+        components += 1
+        length = 0
+        continue
       }
-      return component.allSatisfy(isAllowed)
+      guard isAllowed(byte), length > 0 || byte != UInt8(ascii: ".") else { return false }
+      length += 1
+      guard length <= 255 else { return false }
     }
+    return length > 0 && components <= 8
   }
 
   private static func isAllowed(_ byte: UInt8) -> Bool {
@@ -32,15 +40,22 @@ enum RelativePath {
   /// `Splits/<id>.json` and its stub, `workout:<id>` for
   /// `Workouts/YYYY/MM/<id>.json` and its stub; nil for anything else.
   static func stream(of path: String) -> String? {
-    var components = path.split(separator: "/", omittingEmptySubsequences: false)
-    if components.first == "Stubs" { components.removeFirst() }
-    guard let file = components.last, file.hasSuffix(".json"), file.count > 5 else { return nil }
-    let id = file.dropLast(5)
-    switch (components.first, components.count) {
-    case ("Splits", 2): return "split:\(id)"
-    case ("Workouts", 4): return "workout:\(id)"
-    default: return nil
+    var rest = Substring(path)
+    if rest.hasPrefix("Stubs/") { rest = rest.dropFirst(6) }
+    let (kind, folders): (String, Int)
+    if rest.hasPrefix("Splits/") {
+      (kind, folders) = ("split:", 1)
+    } else if rest.hasPrefix("Workouts/") {
+      (kind, folders) = ("workout:", 3)
+    } else {
+      return nil
     }
+    guard rest.utf8.count(where: { $0 == UInt8(ascii: "/") }) == folders,
+      let slash = rest.utf8.lastIndex(of: UInt8(ascii: "/"))
+    else { return nil }
+    let file = rest[rest.index(after: slash)...]
+    guard file.hasSuffix(".json"), file.utf8.count > 5 else { return nil }
+    return kind + file.dropLast(5)
   }
 
   /// The folder part of `path`, empty for a file at the top.

@@ -10,6 +10,8 @@ extension RebuildTests {
     "Workouts/2026/01/01J0000000000000000000001.json",
     "Stubs/Workouts/2026/01/01J0000000000000000000001.json",
     "Stubs/Splits/a_b-c.json",
+    "a/b/c/d/e/f/g/h",
+    String(repeating: "a", count: 255),
   ])
   func safePaths(_ path: String) {
     #expect(RelativePath.isSafe(path))
@@ -18,7 +20,7 @@ extension RebuildTests {
   @Test(arguments: [
     "", "/etc/passwd", "Splits/../../x.json", "Splits/./x.json", "Splits//x.json", "Splits/x.json/",
     "Splits/.hidden.json", "Splits/x\u{0}.json", "Splits/x y.json", "Splits/x\\y.json",
-    "Splits/é.json", "..", "a/b/c/d/e/f/g/h/i",
+    "Splits/é.json", "..", "a/b/c/d/e/f/g/h/i", String(repeating: "a", count: 256), "/", "a/",
   ])
   func unsafePaths(_ path: String) {
     #expect(!RelativePath.isSafe(path))
@@ -31,5 +33,10 @@ extension RebuildTests {
     #expect(RelativePath.stream(of: "Stubs/Workouts/2026/01/W1.json") == "workout:W1")
     #expect(RelativePath.stream(of: "Workouts/W1.json") == nil)
     #expect(RelativePath.stream(of: "Notes.txt") == nil)
+    #expect(RelativePath.stream(of: "Splits/.json") == nil)
+    #expect(RelativePath.stream(of: "Splits/S1.txt") == nil)
+    #expect(RelativePath.stream(of: "Workouts/2026/01/02/W1.json") == nil)
+    #expect(RelativePath.stream(of: "Stubs/Stubs/Splits/S1.json") == nil)
+    #expect(RelativePath.stream(of: "Other/2026/01/W1.json") == nil)
   }
 }
