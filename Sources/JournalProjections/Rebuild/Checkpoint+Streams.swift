@@ -76,7 +76,7 @@ extension PayloadReader {
 
 /// Builds a stream file's object; nil values are left out.
 private struct StreamObject {
-  var members: [String: JSONValue] = [:]
+  var members = [String: JSONValue](minimumCapacity: 20)
 
   var value: JSONValue { .object(members) }
 

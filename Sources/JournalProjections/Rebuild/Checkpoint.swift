@@ -7,17 +7,19 @@ import JournalCore
 /// Stored in `.journal-checkpoint/`: one file per stream (`streams/split-<id>.json`,
 /// `streams/workout-<id>.json`, the stream's fold state), an index of the
 /// workout streams in buckets (`index/<bucket>`: stream, SHA-256 of its file,
-/// expiry), and a `head` that says which prefix of history the states are the
-/// fold of, lists the splits and the workouts whose documents change with time
-/// alone, and holds the SHA-256 of every index bucket. The head ends with the
+/// expiry) listed by pages (`index/page-<digit>`: the SHA-256 of each bucket
+/// whose name starts with that digit), and a `head` that says which prefix of
+/// history the states are the fold of, lists the splits and the workouts whose
+/// documents change with time alone, and holds the SHA-256 of every index
+/// page. The head ends with the
 /// SHA-256 of its own bytes, so a torn, edited or foreign file is detected; a
-/// bucket or stream file that does not match its digest is detected when
+/// page, bucket or stream file that does not match its digest is detected when
 /// loaded. Either way the rebuild folds from the start instead: the
 /// checkpoint changes only the speed.
 ///
 /// Loading and saving cost O(splits + expiring streams + buckets + streams
 /// touched), not O(state): the head does not list every workout, and only
-/// the buckets and stream files needed are read and written.
+/// the pages, buckets and stream files needed are read and written.
 struct Checkpoint: Equatable {
   static let folder = ".journal-checkpoint"
   static let headPath = folder + "/head"
@@ -80,8 +82,11 @@ struct Checkpoint: Equatable {
   var splits: [String: StreamEntry] = [:]
   /// Workout streams (`workout:<id>`) with an expiry → the expiry.
   var expiring: [String: Date] = [:]
-  /// Index bucket → SHA-256 of its file.
-  var buckets: [String: String] = [:]
+  /// Index page → SHA-256 of its file.
+  var pages: [String: String] = [:]
+  /// The index pages read or rebuilt by this run: page → bucket → SHA-256
+  /// of the bucket's file.
+  var loadedPages: [String: [String: String]] = [:]
   /// The index buckets read or rebuilt by this run: bucket → stream → entry.
   var loadedBuckets: [String: [String: StreamEntry]] = [:]
 
@@ -102,9 +107,8 @@ struct Checkpoint: Equatable {
       manifest \(manifestDigest.isEmpty ? "-" : manifestDigest)
 
       """
-    // Appended piece by piece: the head has a line per bucket (256) and is
-    // written at every rebuild.
-    text.reserveCapacity(text.utf8.count + 80 * (splits.count + expiring.count + buckets.count))
+    // Appended piece by piece: the head is written at every rebuild.
+    text.reserveCapacity(text.utf8.count + 80 * (splits.count + expiring.count + pages.count))
     for stream in quarantined { text += "quarantined \(stream)\n" }
     for (stream, entry) in splits.sorted(by: { $0.key < $1.key }) {
       text += "split \(stream) \(entry.digest) \(Self.encode(entry.expiry))\n"
@@ -112,8 +116,8 @@ struct Checkpoint: Equatable {
     for (stream, expiry) in expiring.sorted(by: { $0.key < $1.key }) {
       text += "expiring \(stream) \(Self.encode(expiry))\n"
     }
-    for (bucket, digest) in buckets.sorted(by: { $0.key < $1.key }) {
-      text += "bucket \(bucket) \(digest)\n"
+    for (page, digest) in pages.sorted(by: { $0.key < $1.key }) {
+      text += "page \(page) \(digest)\n"
     }
     var bytes = Array(text.utf8)
     bytes += Array("checksum \(SHA256Digest.hex(bytes))\n".utf8)
@@ -134,20 +138,12 @@ struct Checkpoint: Equatable {
     else { return .failure("the checkpoint is corrupt (checksum mismatch)") }
     var checkpoint = Checkpoint()
     var fields: [String: String] = [:]
-    let bucketKey = Array("bucket ".utf8)
-    for line in body.split(separator: UInt8(ascii: "\n")) {
-      // A bucket line (most of the head), without splitting it into words.
-      if line.starts(with: bucketKey) {
-        let rest = line.dropFirst(bucketKey.count)
-        guard let space = rest.firstIndex(of: UInt8(ascii: " ")), space > rest.startIndex,
-          !rest[(space + 1)...].contains(UInt8(ascii: " "))
-        else { return .failure("the checkpoint is malformed") }
-        checkpoint.buckets[String(decoding: rest[..<space], as: UTF8.self)] = String(
-          decoding: rest[(space + 1)...],
-          as: UTF8.self
-        )
-        continue
-      }
+    var start = body.startIndex
+    // Line by line (the body ends with a newline), without an array of them.
+    while let newline = body[start...].firstIndex(of: UInt8(ascii: "\n")) {
+      let line = body[start..<newline]
+      start = newline + 1
+      guard !line.isEmpty else { continue }
       let values = words(line)
       guard values.count >= 2 else { return .failure("the checkpoint is malformed") }
       switch values[0] {
@@ -162,6 +158,9 @@ struct Checkpoint: Equatable {
           return .failure("the checkpoint is malformed")
         }
         checkpoint.expiring[values[1]] = expiry
+      case "page":
+        guard values.count == 3 else { return .failure("the checkpoint is malformed") }
+        checkpoint.pages[values[1]] = values[2]
       default:
         guard values.count == 2 else { return .failure("the checkpoint is malformed") }
         fields[values[0]] = values[1]
@@ -202,6 +201,34 @@ struct Checkpoint: Equatable {
   }
 
   static func bucketPath(_ bucket: String) -> String { indexFolder + "/" + bucket }
+
+  /// The index page that lists `bucket`: its first digit.
+  ///
+  /// So 16 pages of up to 16 buckets. The head lists the pages, not the 256
+  /// buckets, so it stays small: it is read and written at every rebuild.
+  static func page(of bucket: String) -> String { String(bucket.prefix(1)) }
+
+  static func pagePath(_ page: String) -> String { indexFolder + "/page-" + page }
+
+  /// A page file's bytes: a `bucket digest` line per bucket, sorted.
+  static func encodePage(_ buckets: [String: String]) -> [UInt8] {
+    var text = ""
+    for (bucket, digest) in buckets.sorted(by: { $0.key < $1.key }) {
+      text += "\(bucket) \(digest)\n"
+    }
+    return Array(text.utf8)
+  }
+
+  /// Parses ``encodePage(_:)``; nil when malformed.
+  static func decodePage(_ bytes: [UInt8]) -> [String: String]? {
+    var buckets: [String: String] = [:]
+    for line in bytes.split(separator: UInt8(ascii: "\n")) {
+      let values = words(line)
+      guard values.count == 2 else { return nil }
+      buckets[values[0]] = values[1]
+    }
+    return buckets
+  }
 
   /// A bucket file's bytes: a `stream digest expiry` line per stream, sorted.
   static func encodeBucket(_ entries: [String: StreamEntry]) -> [UInt8] {

@@ -95,7 +95,9 @@ final class ProjectionManifest {
   private func readLog(_ bytes: [UInt8]) throws {
     logBytes = bytes.count
     var lines = Lines(bytes)
-    guard let first = lines.next(), let (format, base) = Self.parseHeader(first.text) else {
+    guard let first = lines.next(),
+      let (format, base) = Self.parseHeader(String(decoding: first.bytes, as: UTF8.self))
+    else {
       notices.append("\(Self.logPath): unreadable manifest log ignored; its changes are lost")
       identity = SHA256Digest.hex(bytes)
       rewriteAll = true
@@ -110,41 +112,60 @@ final class ProjectionManifest {
     }
     identity = base
     logLength = first.end
-    // Blocks: a kind line, entry lines, `end <chain>`.
+    // Blocks: a kind line, entry lines, `end <chain>`. Read on bytes: the
+    // log is read at every rebuild and holds up to 16 KiB of entries.
     var block: [UInt8] = []
-    var kind = ""
+    var kind: Kind?
     var entries: [(String, String?)] = []
     while let line = lines.next() {
-      if kind.isEmpty {
-        guard line.text == "pending" || line.text == "commit" else { break }
-        kind = line.text
-        block = Array(line.text.utf8) + [0x0A]
+      guard let current = kind else {
+        guard let opening = Kind(line.bytes) else { break }
+        kind = opening
+        block = Array(line.bytes) + [0x0A]
         entries = []
         continue
       }
-      if line.text.hasPrefix("end ") {
+      if line.bytes.starts(with: Self.endMarker) {
         let chain = SHA256Digest.hex(Array((identity + "\n").utf8) + block)
-        guard line.text.dropFirst(4) == chain else { break }
+        guard line.bytes.dropFirst(Self.endMarker.count).elementsEqual(chain.utf8) else { break }
         identity = chain
         logLength = line.end
-        if kind == "pending" {
+        switch current {
+        case .pending:
           for case (let path, let digest?) in entries { pending[path] = digest }
           mustCommit = true
-        } else {
+        case .commit:
           for (path, digest) in entries {
             logged[Self.shard(of: path), default: [:]][path] = .some(digest)
           }
           pending = [:]
           mustCommit = false
         }
-        kind = ""
+        kind = nil
         continue
       }
-      guard let entry = Self.parseEntry(line.text) else { break }
+      guard let entry = Self.parseEntry(line.bytes) else { break }
       entries.append(entry)
-      block += Array(line.text.utf8) + [0x0A]
+      block += line.bytes
+      block.append(0x0A)
     }
   }
+
+  /// The kinds of block in the log.
+  private enum Kind: String {
+    case pending
+    case commit
+
+    /// The kind a line opens, nil for any other line.
+    init?(_ line: ArraySlice<UInt8>) {
+      guard
+        let kind = [Kind.pending, .commit].first(where: { line.elementsEqual($0.rawValue.utf8) })
+      else { return nil }
+      self = kind
+    }
+  }
+
+  private static let endMarker = Array("end ".utf8)
 
   /// Reads a format 1 manifest (`{"format": 1, "owned": {...}, "pending": {...}}`);
   /// every shard is written from it at the next commit, and it is removed.
@@ -385,11 +406,11 @@ final class ProjectionManifest {
   }
 
   /// `digest path` or `- path`; nil when malformed or the path is unsafe.
-  private static func parseEntry(_ line: String) -> (String, String?)? {
-    guard let space = line.firstIndex(of: " ") else { return nil }
-    let digest = String(line[..<space])
-    let path = String(line[line.index(after: space)...])
+  private static func parseEntry(_ line: ArraySlice<UInt8>) -> (String, String?)? {
+    guard let space = line.firstIndex(of: UInt8(ascii: " ")) else { return nil }
+    let path = String(decoding: line[(space + 1)...], as: UTF8.self)
     guard RelativePath.isSafe(path) else { return nil }
+    let digest = String(decoding: line[..<space], as: UTF8.self)
     if digest == "-" { return (path, nil) }
     guard SHA256Digest(hexString: digest) != nil else { return nil }
     return (path, digest)
@@ -414,7 +435,7 @@ final class ProjectionManifest {
     var entries: [String: String] = [:]
     var lines = Lines(Array(body[shardHeader.utf8.count...]))
     while let line = lines.next() {
-      guard let (path, digest) = parseEntry(line.text), let digest, shard(of: path) == name else {
+      guard let (path, digest) = parseEntry(line.bytes), let digest, shard(of: path) == name else {
         return nil
       }
       entries[path] = digest
@@ -428,11 +449,11 @@ final class ProjectionManifest {
     var start = 0
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    mutating func next() -> (text: String, end: Int)? {
+    mutating func next() -> (bytes: ArraySlice<UInt8>, end: Int)? {
       guard let newline = bytes[start...].firstIndex(of: 0x0A) else { return nil }
-      let text = String(decoding: bytes[start..<newline], as: UTF8.self)
+      let line = bytes[start..<newline]
       start = newline + 1
-      return (text, start)
+      return (line, start)
     }
   }
 }

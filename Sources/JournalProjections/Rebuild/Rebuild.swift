@@ -369,7 +369,7 @@ struct RebuildRun {
   ) throws -> Checkpoint.StreamEntry? {
     let bucket = Checkpoint.bucket(of: stream)
     if checkpoint.loadedBuckets[bucket] == nil {
-      guard let digest = checkpoint.buckets[bucket] else {
+      guard let digest = try bucketDigest(bucket, &checkpoint) else {
         checkpoint.loadedBuckets[bucket] = [:]
         return nil
       }
@@ -379,6 +379,23 @@ struct RebuildRun {
       checkpoint.loadedBuckets[bucket] = entries
     }
     return checkpoint.loadedBuckets[bucket]?[stream]
+  }
+
+  /// The digest of an index bucket's file from its page, reading the page
+  /// once; nil when the checkpoint has no such bucket.
+  func bucketDigest(_ bucket: String, _ checkpoint: inout Checkpoint) throws -> String? {
+    let page = Checkpoint.page(of: bucket)
+    if checkpoint.loadedPages[page] == nil {
+      guard let digest = checkpoint.pages[page] else {
+        checkpoint.loadedPages[page] = [:]
+        return nil
+      }
+      guard let bytes = try writer.read(Checkpoint.pagePath(page)),
+        SHA256Digest.hex(bytes) == digest, let buckets = Checkpoint.decodePage(bytes)
+      else { throw Checkpoint.Failure("a checkpoint index file is missing or corrupt") }
+      checkpoint.loadedPages[page] = buckets
+    }
+    return checkpoint.loadedPages[page]?[bucket]
   }
 
   func loadStream<T: CheckpointStream>(

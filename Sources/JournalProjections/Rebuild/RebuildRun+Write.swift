@@ -208,7 +208,7 @@ extension RebuildRun {
   // MARK: - Checkpoint
 
   /// Saves the rendered streams' files, the index buckets that list them,
-  /// and the head.
+  /// the index pages that list those, and the head.
   ///
   /// Nothing here is synced: every file is checked by digest when read back,
   /// and the head names the manifest, whose pending writes were synced.
@@ -227,7 +227,8 @@ extension RebuildRun {
     if folded.isComplete {
       checkpoint.splits = [:]
       checkpoint.expiring = [:]
-      checkpoint.buckets = [:]
+      checkpoint.pages = [:]
+      checkpoint.loadedPages = [:]
       checkpoint.loadedBuckets = [:]
     }
     var changedBuckets: Set<String> = []
@@ -266,14 +267,29 @@ extension RebuildRun {
       checkpoint.expiring[stream] = expiry
       changedBuckets.insert(bucket)
     }
+    // A bucket's page was read with it (``workoutEntry(_:_:)``), or is new.
+    var changedPages: Set<String> = []
     for bucket in changedBuckets.sorted() {
       let bytes = Checkpoint.encodeBucket(checkpoint.loadedBuckets[bucket] ?? [:])
       try writer.writeInPlace(Checkpoint.bucketPath(bucket), bytes)
-      checkpoint.buckets[bucket] = SHA256Digest.hex(bytes)
+      let page = Checkpoint.page(of: bucket)
+      checkpoint.loadedPages[page, default: [:]][bucket] = SHA256Digest.hex(bytes)
+      changedPages.insert(page)
+    }
+    for page in changedPages.sorted() {
+      let bytes = Checkpoint.encodePage(checkpoint.loadedPages[page] ?? [:])
+      try writer.writeInPlace(Checkpoint.pagePath(page), bytes)
+      checkpoint.pages[page] = SHA256Digest.hex(bytes)
     }
     if folded.isComplete {
       for (folder, expected) in [
-        (Checkpoint.streamsFolder, expectedStreams), (Checkpoint.indexFolder, changedBuckets),
+        (Checkpoint.streamsFolder, expectedStreams),
+        (
+          Checkpoint.indexFolder,
+          changedBuckets.union(
+            changedPages.map { RelativePath.fileName(of: Checkpoint.pagePath($0)) }
+          )
+        ),
       ] where try writer.entry(folder) == .folder {
         for name in try writer.contents(of: folder) where !expected.contains(name) {
           try writer.remove(folder + "/" + name)

@@ -306,3 +306,53 @@ struct CheckpointTestError: Error, CustomStringConvertible {
   let description: String
   init(_ description: String) { self.description = description }
 }
+
+/// The checkpoint's head and index pages: round trips and refusals.
+@Suite struct CheckpointHeadTests {
+  static let digest = String(repeating: "ab", count: 32)
+
+  static func head() -> Checkpoint {
+    var head = Checkpoint()
+    head.position = 12
+    head.lastID = "01JLAST"
+    head.now = Date(timeIntervalSinceReferenceDate: 1.25)
+    head.renderedNow = Date(timeIntervalSinceReferenceDate: 2.5)
+    head.eventCount = 12
+    head.anomalyCount = 1
+    head.manifestDigest = digest
+    head.quarantined = ["workout:Q"]
+    head.splits = ["split:S": Checkpoint.StreamEntry(digest: digest, expiry: nil)]
+    head.expiring = ["workout:W": Date(timeIntervalSinceReferenceDate: 3)]
+    head.pages = ["0": digest, "f": digest]
+    return head
+  }
+
+  @Test func aHeadRoundTrips() throws {
+    let head = Self.head()
+    guard case .success(let back) = Checkpoint.decodeHead(head.encodedHead()) else {
+      throw CheckpointTestError("the head does not parse")
+    }
+    #expect(back == head)
+  }
+
+  @Test func aHeadWithAnUnknownOrShortLineIsRefused() throws {
+    for line in ["page 0", "page 0 a b", "bucket 00 \(Self.digest)", "position"] {
+      var text = String(decoding: Self.head().encodedHead(), as: UTF8.self)
+      text = String(text[..<(try #require(text.range(of: "checksum ")).lowerBound)])
+      text += line + "\n"
+      let bytes = Array(text.utf8) + Array("checksum \(SHA256Digest.hex(Array(text.utf8)))\n".utf8)
+      #expect(Checkpoint.decodeHead(bytes) == .failure("the checkpoint is malformed"), "\(line)")
+    }
+  }
+
+  @Test func aPageRoundTripsAndMalformedPagesAreRefused() {
+    let page = ["0a": Self.digest, "0b": Self.digest]
+    let bytes = Checkpoint.encodePage(page)
+    #expect(String(decoding: bytes, as: UTF8.self) == "0a \(Self.digest)\n0b \(Self.digest)\n")
+    #expect(Checkpoint.decodePage(bytes) == page)
+    #expect(Checkpoint.decodePage(Array("0a\n".utf8)) == nil)
+    #expect(Checkpoint.decodePage(Array("0a b c\n".utf8)) == nil)
+    #expect(Checkpoint.page(of: "0a") == "0")
+    #expect(Checkpoint.pagePath("0") == ".journal-checkpoint/index/page-0")
+  }
+}

@@ -86,8 +86,19 @@ extension RebuildTests {
     },
     Damage(name: "index bucket edited", expected: "index") { out in
       let folder = out.appendingPathComponent(".journal-checkpoint/index")
-      for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+      for name in try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      where !name.hasPrefix("page-") {
         try Data("workout:x 00 -\n".utf8).write(to: folder.appendingPathComponent(name))
+      }
+    },
+    Damage(name: "index page edited", expected: "index") { out in
+      let folder = out.appendingPathComponent(".journal-checkpoint/index")
+      let pages = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        .filter { $0.hasPrefix("page-") }
+      #expect(!pages.isEmpty)
+      for name in pages {
+        try Data("00 \(String(repeating: "0", count: 64))\n".utf8)
+          .write(to: folder.appendingPathComponent(name))
       }
     },
   ]
