@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 // MARK: - Canonical serialization
 
 extension JSONValue {
@@ -54,17 +62,34 @@ extension JSONValue {
       output.append(UInt8(ascii: "]"))
     case .object(let members):
       output.append(UInt8(ascii: "{"))
-      let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-      for (index, key) in keys.enumerated() {
+      // The members sorted as they are, so no key is looked up (hashed) again.
+      let sorted = members.sorted { utf8Precedes($0.key, $1.key) }
+      for (index, member) in sorted.enumerated() {
         if index > 0 { output.append(UInt8(ascii: ",")) }
-        appendJSONString(key, to: &output)
+        appendJSONString(member.key, to: &output)
         output.append(UInt8(ascii: ":"))
-        // Keys come from the dictionary, so the lookup cannot fail.
-        try (members[key] ?? .null).serialize(into: &output)
+        try member.value.serialize(into: &output)
       }
       output.append(UInt8(ascii: "}"))
     }
   }
+}
+
+/// Whether `a`'s UTF-8 bytes sort before `b`'s: the order of object keys.
+private func utf8Precedes(_ a: String, _ b: String) -> Bool {
+  // The bytes in place for native strings (compared by `memcmp`), else one by one.
+  let inPlace = a.utf8.withContiguousStorageIfAvailable { x in
+    b.utf8.withContiguousStorageIfAvailable { y -> Bool in
+      let common = min(x.count, y.count)
+      if common > 0, let left = x.baseAddress, let right = y.baseAddress {
+        let order = memcmp(left, right, common)
+        if order != 0 { return order < 0 }
+      }
+      return x.count < y.count
+    }
+  }
+  if let inPlace, let precedes = inPlace { return precedes }
+  return a.utf8.lexicographicallyPrecedes(b.utf8)
 }
 
 /// Appends `value` in decimal.
@@ -73,7 +98,16 @@ func appendDecimal(_ value: some BinaryInteger, to output: inout [UInt8]) {
     output.append(UInt8(ascii: "0") + UInt8(value))
     return
   }
-  output.append(contentsOf: String(value).utf8)
+  // The digits written straight into the output, last first, then reversed in place.
+  if value < 0 { output.append(UInt8(ascii: "-")) }
+  let start = output.count
+  var rest = value.magnitude
+  repeat {
+    let (quotient, digit) = rest.quotientAndRemainder(dividingBy: 10)
+    output.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: digit))
+    rest = quotient
+  } while rest > 0
+  output[start...].reverse()
 }
 
 /// Appends `string` as a JSON string literal with the canonical minimal escaping.

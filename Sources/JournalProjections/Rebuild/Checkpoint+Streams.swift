@@ -11,8 +11,10 @@ import JournalCore
 // integers; doubles always with a fraction or an exponent (`45.0`), so `-0.0`
 // and every other finite value read back exactly; dates as the bits of their
 // `timeIntervalSinceReferenceDate`, as a signed 64-bit integer, because the
-// grace rules compare exact times; enums by their raw value. Keys are sorted
-// and there is no whitespace, so equal states give equal bytes.
+// grace rules compare exact times; enums by their raw value. A set entry, the
+// most numerous value, is an array `[completedAt, reps, weight, seconds]` with
+// null for nil. Keys are sorted and there is no whitespace, so equal states
+// give equal bytes.
 
 /// A fold state kept in a checkpoint stream file.
 protocol CheckpointStream {
@@ -48,6 +50,13 @@ extension JSONValue {
   }
 }
 
+extension Date {
+  /// Reads ``JSONValue/init(checkpoint:)``.
+  fileprivate init(checkpointBits bits: Int64) {
+    self.init(timeIntervalSinceReferenceDate: Double(bitPattern: UInt64(bitPattern: bits)))
+  }
+}
+
 extension PayloadReader {
   fileprivate func date(_ key: String) throws(PayloadError) -> Date {
     guard let date = try optionalDate(key) else {
@@ -58,11 +67,7 @@ extension PayloadReader {
 
   fileprivate func optionalDate(_ key: String) throws(PayloadError) -> Date? {
     guard let bits = try optionalInt64(key) else { return nil }
-    return Date(timeIntervalSinceReferenceDate: Double(bitPattern: UInt64(bitPattern: bits)))
-  }
-
-  fileprivate func optionalObjects(_ key: String) throws(PayloadError) -> [PayloadReader]? {
-    has(key) ? try objects(key) : nil
+    return Date(checkpointBits: bits)
   }
 
   fileprivate func raw<T: RawRepresentable>(_ key: String, as _: T.Type) throws(PayloadError) -> T
@@ -254,7 +259,7 @@ extension EntryProvenance {
       key: try reader.string("key"),
       eventID: try reader.string("eventID"),
       device: try reader.string("device"),
-      original: try SetEntry(checkpoint: reader.object("original")),
+      original: try SetEntry(checkpoint: reader.object["original"], in: reader),
       adjustments: try reader.strings("adjustments")
     )
   }
@@ -341,9 +346,13 @@ extension WorkoutLogDocument {
 
   fileprivate init(checkpoint reader: PayloadReader) throws(PayloadError) {
     var setEntries: [SetEntry]?
-    if let entries = try reader.optionalObjects("setEntries") {
+    if let entries = reader.object["setEntries"] {
+      guard let array = entries.arrayValue else {
+        throw PayloadError(type: reader.type, message: "field 'setEntries' must be an array")
+      }
       var list: [SetEntry] = []
-      for entry in entries { list.append(try SetEntry(checkpoint: entry)) }
+      list.reserveCapacity(array.count)
+      for entry in array { list.append(try SetEntry(checkpoint: entry, in: reader)) }
       setEntries = list
     }
     self.init(
@@ -370,21 +379,42 @@ extension WorkoutLogDocument {
 }
 
 extension SetEntry {
+  /// `[completedAt, reps, weight, seconds]`, null for nil: the most numerous
+  /// value of a stream file (each set and each set's original), so written
+  /// without keys.
   fileprivate var checkpointValue: JSONValue {
-    var object = StreamObject()
-    object.set("reps", reps)
-    object.set("weight", weight)
-    object.set("seconds", seconds)
-    object.set("completedAt", completedAt)
-    return object.value
+    .array([
+      JSONValue(checkpoint: completedAt),
+      reps.map { .int(Int64($0)) } ?? .null,
+      weight.map(JSONValue.double) ?? .null,
+      seconds.map { .int(Int64($0)) } ?? .null,
+    ])
   }
 
-  fileprivate init(checkpoint reader: PayloadReader) throws(PayloadError) {
+  /// Reads ``checkpointValue``, found in the object `reader` reads.
+  fileprivate init(checkpoint value: JSONValue?, in reader: PayloadReader) throws(PayloadError) {
+    let failure = PayloadError(
+      type: reader.type,
+      message: "a set entry must be [completedAt, reps, weight, seconds]"
+    )
+    guard let parts = value?.arrayValue, parts.count == 4, let bits = parts[0].intValue else {
+      throw failure
+    }
+    func integer(_ part: JSONValue) throws(PayloadError) -> Int? {
+      if part.isNull { return nil }
+      guard let value = part.intValue.flatMap({ Int(exactly: $0) }) else { throw failure }
+      return value
+    }
+    var weight: Double?
+    if !parts[2].isNull {
+      guard let value = parts[2].doubleValue, value.isFinite else { throw failure }
+      weight = value
+    }
     self.init(
-      reps: try reader.optionalInt("reps"),
-      weight: try reader.optionalDouble("weight"),
-      seconds: try reader.optionalInt("seconds"),
-      completedAt: try reader.date("completedAt")
+      reps: try integer(parts[1]),
+      weight: weight,
+      seconds: try integer(parts[3]),
+      completedAt: Date(checkpointBits: bits)
     )
   }
 }

@@ -121,17 +121,27 @@ public struct HistoryDigest: Sendable, Hashable, CustomStringConvertible {
   /// The term of `id` at `index`: two FNV-style passes over the id's bytes
   /// with different seeds and multipliers, each finished by MurmurHash3's mixer.
   private static func term(_ id: String, at index: Int) -> (UInt64, UInt64) {
-    var a = 0xcbf2_9ce4_8422_2325 ^ mix(UInt64(truncatingIfNeeded: index))
-    var b = 0x6c62_272e_07bb_0142 ^ mix(UInt64(truncatingIfNeeded: index) &+ 0x9e37_79b9_7f4a_7c15)
-    func pass(_ bytes: some Sequence<UInt8>) {
-      for byte in bytes {
-        a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        b = (b ^ UInt64(byte)) &* 0xff51_afd7_ed55_8ccd
-      }
+    let a = 0xcbf2_9ce4_8422_2325 ^ mix(UInt64(truncatingIfNeeded: index))
+    let b = 0x6c62_272e_07bb_0142 ^ mix(UInt64(truncatingIfNeeded: index) &+ 0x9e37_79b9_7f4a_7c15)
+    // The id's bytes in place when it has them (a native string), else copied.
+    let (x, y) =
+      id.utf8.withContiguousStorageIfAvailable { passes($0, a, b) }
+      ?? Array(id.utf8).withUnsafeBufferPointer { passes($0, a, b) }
+    return (mix(x ^ UInt64(id.utf8.count)), mix(y &+ UInt64(id.utf8.count)))
+  }
+
+  /// The two FNV-style passes over `bytes`, from seeds `a` and `b`.
+  private static func passes(
+    _ bytes: UnsafeBufferPointer<UInt8>,
+    _ a: UInt64,
+    _ b: UInt64
+  ) -> (UInt64, UInt64) {
+    var (a, b) = (a, b)
+    for byte in bytes {
+      a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+      b = (b ^ UInt64(byte)) &* 0xff51_afd7_ed55_8ccd
     }
-    // The id's bytes in place when it has them (a native string), else one by one.
-    if id.utf8.withContiguousStorageIfAvailable(pass) == nil { pass(id.utf8) }
-    return (mix(a ^ UInt64(id.utf8.count)), mix(b &+ UInt64(id.utf8.count)))
+    return (a, b)
   }
 
   private static func mix(_ value: UInt64) -> UInt64 {

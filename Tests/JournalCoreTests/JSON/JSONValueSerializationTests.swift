@@ -21,6 +21,21 @@ import Testing
     #expect(try value.serializedString() == #"{"Z":3,"a":5,"aa":4,"z":2,"é":1}"#)
   }
 
+  /// By bytes, not by Swift's `String` order: a decomposed "é" (`e` + U+0301)
+  /// sorts after "ef" (0xCC > `f`) and before "f" (`e` < `f`).
+  @Test func keysSortByBytesNotCanonicalOrder() throws {
+    let value: JSONValue = ["f": 2, "e\u{301}": 1, "ef": 3]
+    #expect(try value.serializedString() == "{\"ef\":3,\"e\u{301}\":1,\"f\":2}")
+  }
+
+  @Test func integersAreWrittenInDecimal() throws {
+    let value: JSONValue = [.int(.min), -10, -9, 0, 9, 10, 1_234_567_890_123_456_789, .int(.max)]
+    #expect(
+      try value.serializedString()
+        == "[-9223372036854775808,-10,-9,0,9,10,1234567890123456789,9223372036854775807]"
+    )
+  }
+
   @Test func nonFiniteNumbersAreRejected() {
     for number in [Double.nan, .infinity, -.infinity] {
       #expect {

@@ -224,6 +224,16 @@ import Testing
     #expect(String(decoding: try Checkpoint.encodeState(split), as: UTF8.self) == expected)
   }
 
+  /// A set entry is `[completedAt, reps, weight, seconds]`, null for nil.
+  @Test func aSetEntryIsAnArrayWithoutKeys() throws {
+    var workout = Self.fullWorkout()
+    let date = Date(timeIntervalSinceReferenceDate: 1.5)
+    workout.document.logs[0].setEntries = [SetEntry(reps: 5, weight: 80, completedAt: date)]
+    let text = String(decoding: try Checkpoint.encodeState(workout), as: UTF8.self)
+    let bits = Int64(bitPattern: (1.5).bitPattern)
+    #expect(text.contains(#""setEntries":[[\#(bits),5,80.0,null]]"#))
+  }
+
   @Test func aNonFiniteNumberIsNotSaved() {
     var workout = Self.fullWorkout()
     workout.document.logs[0].weight = .nan
@@ -257,6 +267,12 @@ import Testing
     },
     Corruption(name: "unknown time zone") {
       $0.replacingOccurrences(of: "Pacific/Kiritimati", with: "Mars/Olympus")
+    },
+    Corruption(name: "set entry too short") {
+      $0.replacingOccurrences(of: ",30]", with: "]")
+    },
+    Corruption(name: "set entry with a string") {
+      $0.replacingOccurrences(of: ",5,-0.0,30]", with: #","5",-0.0,30]"#)
     },
     Corruption(name: "date as a double") {
       $0.replacingOccurrences(of: #""createdAt":"#, with: #""createdAt":0.5,"x":"#)
