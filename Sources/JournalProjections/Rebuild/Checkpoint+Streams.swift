@@ -3,7 +3,8 @@ import JournalCore
 
 // The checkpoint's stream files: one fold state (`SplitState` or
 // `WorkoutState`) as compact JSON, written and read with JournalCore's own
-// JSON code (`JSONValue`: `serialized()` and `parse`) rather than Foundation's
+// JSON code (`JSONValue.serialized()`, and `JSONPayload` to read the checked
+// bytes back member by member) rather than Foundation's
 // coders, which cost most of an incremental rebuild's processor time.
 //
 // The form (`docs/Rebuild.md`, "Stream files"): an object per struct, keys as
@@ -37,7 +38,8 @@ extension Checkpoint {
   /// - Throws: ``JournalError`` for bytes that are not JSON, ``PayloadError``
   ///   for JSON that is not a state.
   static func decodeState<T: CheckpointStream>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-    try T(checkpoint: PayloadReader(JSONValue.parse(bytes), type: "checkpoint stream"))
+    // Read from the checked bytes: no dictionary tree is built.
+    try T(checkpoint: PayloadReader(JSONPayload(checking: bytes), type: "checkpoint stream"))
   }
 }
 
@@ -259,7 +261,7 @@ extension EntryProvenance {
       key: try reader.string("key"),
       eventID: try reader.string("eventID"),
       device: try reader.string("device"),
-      original: try SetEntry(checkpoint: reader.object["original"], in: reader),
+      original: try SetEntry(checkpoint: reader["original"], in: reader),
       adjustments: try reader.strings("adjustments")
     )
   }
@@ -347,12 +349,12 @@ extension WorkoutLogDocument {
   fileprivate init(checkpoint reader: PayloadReader) throws(PayloadError) {
     var setEntries: [SetEntry]?
     if let entries = reader.object["setEntries"] {
-      guard let array = entries.arrayValue else {
+      guard let array = entries.elements else {
         throw PayloadError(type: reader.type, message: "field 'setEntries' must be an array")
       }
       var list: [SetEntry] = []
       list.reserveCapacity(array.count)
-      for entry in array { list.append(try SetEntry(checkpoint: entry, in: reader)) }
+      for entry in array { list.append(try SetEntry(checkpoint: entry.value, in: reader)) }
       setEntries = list
     }
     self.init(
