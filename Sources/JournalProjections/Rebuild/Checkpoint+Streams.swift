@@ -47,27 +47,27 @@ extension Checkpoint {
 
 extension JSONValue {
   /// A date as the bits of its `timeIntervalSinceReferenceDate`.
-  fileprivate init(checkpoint date: Date) {
+  init(checkpoint date: Date) {
     self = .int(Int64(bitPattern: date.timeIntervalSinceReferenceDate.bitPattern))
   }
 }
 
 extension Date {
   /// Reads ``JSONValue/init(checkpoint:)``.
-  fileprivate init(checkpointBits bits: Int64) {
+  init(checkpointBits bits: Int64) {
     self.init(timeIntervalSinceReferenceDate: Double(bitPattern: UInt64(bitPattern: bits)))
   }
 }
 
 extension PayloadReader {
-  fileprivate func date(_ key: String) throws(PayloadError) -> Date {
+  func date(_ key: String) throws(PayloadError) -> Date {
     guard let date = try optionalDate(key) else {
       throw PayloadError(type: type, message: "field '\(key)' must be a date's bits")
     }
     return date
   }
 
-  fileprivate func optionalDate(_ key: String) throws(PayloadError) -> Date? {
+  func optionalDate(_ key: String) throws(PayloadError) -> Date? {
     guard let bits = try optionalInt64(key) else { return nil }
     return Date(checkpointBits: bits)
   }
@@ -81,8 +81,8 @@ extension PayloadReader {
   }
 }
 
-/// Builds a stream file's object; nil values are left out.
-private struct StreamObject {
+/// Builds a stream file's object (or the today cache's); nil values are left out.
+struct StreamObject {
   var members = [String: JSONValue](minimumCapacity: 20)
 
   var value: JSONValue { .object(members) }

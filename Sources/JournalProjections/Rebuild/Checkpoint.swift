@@ -300,30 +300,6 @@ struct Checkpoint: Equatable {
 
   // The stream files' bytes: `Checkpoint+Streams.swift`.
 
-  /// Compact JSON of a `Codable` value, keys sorted, dates as their exact bits.
-  ///
-  /// Through Foundation, for the today cache's file (`TodayCache`). The
-  /// checkpoint's stream files use ``encodeState(_:)``, which is much faster.
-  static func encodeStream<T: Encodable>(_ state: T) throws -> [UInt8] {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    encoder.dateEncodingStrategy = .custom { date, encoder in
-      var container = encoder.singleValueContainer()
-      try container.encode(date.timeIntervalSinceReferenceDate.bitPattern)
-    }
-    return Array(try encoder.encode(state))
-  }
-
-  /// Parses ``encodeStream(_:)``.
-  static func decodeStream<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .custom { decoder in
-      let bits = try decoder.singleValueContainer().decode(UInt64.self)
-      return Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits))
-    }
-    return try decoder.decode(type, from: Data(bytes))
-  }
-
   // MARK: - Expiry
 
   /// A second of slack around grace boundaries: a stream is re-rendered a

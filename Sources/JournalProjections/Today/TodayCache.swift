@@ -33,7 +33,7 @@ public enum TodayCache {
   public static let folder = ".cache/today"
   static let stateFile = folder + "/state"
   static let outsideFile = folder + "/outside"
-  static let format = 1
+  static let format = 2
   /// How far before the last event a workout's activity keeps it in the cache.
   ///
   /// A local day starts at most 25 hours before any moment in it (a day that
@@ -43,7 +43,7 @@ public enum TodayCache {
   public static let window: TimeInterval = 30 * 3600
 
   /// A workout's place in the `liveWorkouts` order.
-  struct WorkoutKey: Codable, Equatable, Comparable {
+  struct WorkoutKey: Equatable, Comparable {
     var start: Date
     var id: String
 
@@ -52,11 +52,16 @@ public enum TodayCache {
       id = workout.document.id
     }
 
+    init(start: Date, id: String) {
+      self.start = start
+      self.id = id
+    }
+
     static func < (a: WorkoutKey, b: WorkoutKey) -> Bool { (a.start, a.id) < (b.start, b.id) }
   }
 
   /// The cache's state file.
-  struct Contents: Codable, Equatable {
+  struct Contents: Equatable {
     var format = TodayCache.format
     var build = Checkpoint.buildFingerprint
     var positions: [String: DevicePosition]
@@ -99,7 +104,7 @@ public enum TodayCache {
   /// Reads and checks the state file.
   static func load(_ files: DocumentTreeWriter) -> Contents? {
     guard let bytes = try? files.read(stateFile), let body = checked(bytes),
-      let contents = try? Checkpoint.decodeStream(Contents.self, from: body),
+      let contents = try? Checkpoint.decodeState(Contents.self, from: body),
       contents.format == format, contents.build == Checkpoint.buildFingerprint
     else { return nil }
     return contents
@@ -264,7 +269,7 @@ public enum TodayCache {
       try files.writeAtomically(outsideFile, bytes, durable: false)
       contents.outsideDigest = SHA256Digest.hex(bytes)
     }
-    var bytes = try Checkpoint.encodeStream(contents)
+    var bytes = try Checkpoint.encodeState(contents)
     bytes += Array("\n\(SHA256Digest.hex(bytes))\n".utf8)
     try files.writeAtomically(stateFile, bytes, durable: false)
   }
@@ -288,5 +293,122 @@ public enum TodayCache {
     let body = Array(bytes[..<(bytes.count - 66)])
     let digest = String(decoding: bytes[(bytes.count - 65)..<(bytes.count - 1)], as: UTF8.self)
     return SHA256Digest.hex(body) == digest ? body : nil
+  }
+}
+
+// MARK: - The state file's form
+
+// The state file is written with the checkpoint's stream-file code
+// (`Checkpoint+Streams.swift`): the same JSON form, the splits and workouts as their
+// stream files hold them.
+
+extension TodayCache.Contents: CheckpointStream {
+  var checkpointValue: JSONValue {
+    var object = StreamObject()
+    object.set("format", format)
+    object.set("build", build)
+    object.set("positions", .object(positions.mapValues(\.checkpointValue)))
+    object.set("last", last?.checkpointValue)
+    object.set("now", now)
+    object.set("eventCount", eventCount)
+    object.set("windowStart", windowStart)
+    object.set("newestOutside", newestOutside?.checkpointValue)
+    object.set("newestOpenOutside", newestOpenOutside?.checkpointValue)
+    object.set("outsideDigest", outsideDigest)
+    object.set("splits", .array(splits.map(\.checkpointValue)))
+    object.set("workouts", .array(workouts.map(\.checkpointValue)))
+    return object.value
+  }
+
+  init(checkpoint reader: PayloadReader) throws(PayloadError) {
+    let positionsReader = try reader.object("positions")
+    var positions: [String: DevicePosition] = [:]
+    for device in positionsReader.object.keys {
+      positions[device] = try DevicePosition(checkpoint: positionsReader.object(device))
+    }
+    self.init(
+      format: try reader.int("format"),
+      build: try reader.string("build"),
+      positions: positions,
+      last: reader.has("last") ? try FoldEvent.MergeKey(checkpoint: reader.object("last")) : nil,
+      now: try reader.optionalDate("now"),
+      eventCount: try reader.int("eventCount"),
+      windowStart: try reader.date("windowStart"),
+      newestOutside: reader.has("newestOutside")
+        ? try TodayCache.WorkoutKey(checkpoint: reader.object("newestOutside")) : nil,
+      newestOpenOutside: reader.has("newestOpenOutside")
+        ? try TodayCache.WorkoutKey(checkpoint: reader.object("newestOpenOutside")) : nil,
+      outsideDigest: try reader.string("outsideDigest"),
+      splits: try reader.objects("splits").map { reader throws(PayloadError) in
+        try SplitState(checkpoint: reader)
+      },
+      workouts: try reader.objects("workouts").map { reader throws(PayloadError) in
+        try WorkoutState(checkpoint: reader)
+      }
+    )
+  }
+}
+
+extension TodayCache.WorkoutKey {
+  fileprivate var checkpointValue: JSONValue {
+    var object = StreamObject()
+    object.set("start", start)
+    object.set("id", id)
+    return object.value
+  }
+
+  fileprivate init(checkpoint reader: PayloadReader) throws(PayloadError) {
+    self.init(start: try reader.date("start"), id: try reader.string("id"))
+  }
+}
+
+extension FoldEvent.MergeKey {
+  fileprivate var checkpointValue: JSONValue {
+    var object = StreamObject()
+    object.set("milliseconds", .int(milliseconds))
+    object.set("counter", Int(counter))
+    object.set("device", device)
+    object.set("sequence", .int(Int64(bitPattern: sequence)))
+    return object.value
+  }
+
+  fileprivate init(checkpoint reader: PayloadReader) throws(PayloadError) {
+    guard let milliseconds = try reader.optionalInt64("milliseconds"),
+      let counter = UInt32(exactly: try reader.int("counter")),
+      let sequence = try reader.optionalInt64("sequence")
+    else { throw PayloadError(type: reader.type, message: "field 'last' is not a merge key") }
+    self.init(
+      milliseconds: milliseconds,
+      counter: counter,
+      device: try reader.string("device"),
+      sequence: UInt64(bitPattern: sequence)
+    )
+  }
+}
+
+extension DevicePosition {
+  fileprivate var checkpointValue: JSONValue {
+    var object = StreamObject()
+    object.set("segment", segment)
+    object.set("offset", offset)
+    object.set("line", line)
+    object.set("sequence", .int(Int64(bitPattern: sequence)))
+    object.set("length", length)
+    object.set("hash", hash.description)
+    return object.value
+  }
+
+  fileprivate init(checkpoint reader: PayloadReader) throws(PayloadError) {
+    guard let sequence = try reader.optionalInt64("sequence"),
+      let hash = SHA256Digest(hexString: try reader.string("hash"))
+    else { throw PayloadError(type: reader.type, message: "field 'positions' is not a position") }
+    self.init(
+      segment: try reader.int("segment"),
+      offset: try reader.int("offset"),
+      line: try reader.int("line"),
+      sequence: UInt64(bitPattern: sequence),
+      length: try reader.int("length"),
+      hash: hash
+    )
   }
 }
