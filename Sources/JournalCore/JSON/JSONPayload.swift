@@ -77,16 +77,6 @@ public struct JSONPayload: Sendable, Hashable {
     }
   }
 
-  /// Whether the payload is a JSON object.
-  public var isObject: Bool {
-    switch storage {
-    case .value(let value):
-      if case .object = value { return true }
-      return false
-    case .bytes(let bytes): return bytes.first == UInt8(ascii: "{")
-    }
-  }
-
   public static func == (lhs: JSONPayload, rhs: JSONPayload) -> Bool {
     if case .bytes(let left) = lhs.storage, case .bytes(let right) = rhs.storage, left == right {
       return true

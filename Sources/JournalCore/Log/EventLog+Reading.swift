@@ -111,21 +111,23 @@ extension EventLog {
   {
     let plans = try devices.map { try planDevice($0.name, after: $0.position) }
     let jobs = plans.indices.flatMap { device in plans[device].segments.map { (device, $0) } }
-    let outcomes = SegmentOutcomes(count: jobs.count)
     let log = self
-    DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
-      let (device, segment) = jobs[index]
-      outcomes.set(index, log.readSegment(segment, device: plans[device].history.device))
+    var outcomes = jobs.concurrentMap(chunkSize: 1) { job in
+      log.readSegment(job.1, device: plans[job.0].history.device)
     }
     // Put each device's segments together in order, up to the first that stops it.
     var histories = plans.map(\.history)
     var stopped = plans.map { $0.history.stoppedBy != nil }
     // Sized once: appending segment after segment would copy the records read so far.
     var totals = [Int](repeating: 0, count: plans.count)
-    for (index, job) in jobs.enumerated() { totals[job.0] += outcomes.count(index) }
+    for (index, job) in jobs.enumerated() {
+      totals[job.0] += (try? outcomes[index].get())?.records.count ?? 0
+    }
     for device in histories.indices { histories[device].records.reserveCapacity(totals[device]) }
     for (index, job) in jobs.enumerated() where !stopped[job.0] {
-      let outcome = try outcomes.take(index).get()
+      let outcome = try outcomes[index].get()
+      // Let go here, so its records are not held twice.
+      outcomes[index] = .success(SegmentOutcome())
       // Edited where it lies: a copy taken out and put back would copy every record read
       // so far on each segment, quadratic in the device's length.
       histories[job.0].records += outcome.records
@@ -160,31 +162,6 @@ extension EventLog {
     var notices: [RecoveryNotice] = []
     var position: DevicePosition?
     var stoppedBy: JournalError?
-  }
-
-  /// The outcomes of segments read in parallel, each set once.
-  private final class SegmentOutcomes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var values: [Result<SegmentOutcome, JournalError>?]
-
-    init(count: Int) { values = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ value: Result<SegmentOutcome, JournalError>) {
-      lock.withLock { values[index] = value }
-    }
-
-    /// How many records segment `index` gave.
-    func count(_ index: Int) -> Int {
-      lock.withLock { (try? values[index]?.get())?.records.count ?? 0 }
-    }
-
-    /// The outcome of segment `index`, let go here so its records are not held twice.
-    func take(_ index: Int) -> Result<SegmentOutcome, JournalError> {
-      lock.withLock {
-        defer { values[index] = nil }
-        return values[index] ?? .failure(JournalError(.io, "segment not read"))
-      }
-    }
   }
 
   /// Lists `device` and decides which segments to read.

@@ -19,10 +19,6 @@ struct PayloadReader {
     try self.init(slice, type: type)
   }
 
-  init(_ value: JSONValue, type: String) throws(PayloadError) {
-    try self.init(JSONPayload(value), type: type)
-  }
-
   init(_ slice: JSONSlice, type: String) throws(PayloadError) {
     guard let object = slice.object else {
       throw PayloadError(type: type, message: "payload is not an object")

@@ -117,8 +117,7 @@ public final class Journal: @unchecked Sendable {
   static func decodeChunks(_ stored: [StoredEvent], upcaster: Upcaster) -> [DecodedChunk] {
     let size = 16_384
     let count = (stored.count + size - 1) / size
-    let results = DecodedChunks(count: count)
-    DispatchQueue.concurrentPerform(iterations: count) { index in
+    return Array(0..<count).concurrentMap(chunkSize: 1) { index in
       var chunk = DecodedChunk(first: index * size)
       let range = chunk.first..<min(stored.count, chunk.first + size)
       chunk.events.reserveCapacity(range.count)
@@ -135,21 +134,8 @@ public final class Journal: @unchecked Sendable {
         }
         chunk.ends.append(chunk.events.count)
       }
-      results.set(index, chunk)
+      return chunk
     }
-    return results.values
-  }
-
-  /// The chunks decoded in parallel, each set once.
-  private final class DecodedChunks: @unchecked Sendable {
-    private let lock = NSLock()
-    private var chunks: [DecodedChunk]
-
-    init(count: Int) { chunks = (0..<count).map { DecodedChunk(first: $0) } }
-
-    func set(_ index: Int, _ chunk: DecodedChunk) { lock.withLock { chunks[index] = chunk } }
-
-    var values: [DecodedChunk] { lock.withLock { chunks } }
   }
 
   /// Upcasts and decodes one stored event; one stored event may become several.
