@@ -26,23 +26,41 @@ enum ProjectionCommands {
       OptionSpec("full", help: "Fold the whole history, ignoring the checkpoint"),
     ]
   ) { invocation in
-    let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 0)
     let output = invocation.resolve(invocation.string("out") ?? "Projections")
-    let point = try invocation.string("as-of").map {
-      try Points.parse($0, in: session.journal, now: session.now)
-    }
+    let full = invocation.arguments.flag("full")
     let progress = Progress("rebuilding", console: invocation.console)
-    let report = try Rebuild.run(
-      journal: session.journal,
-      output: output,
-      asOf: point,
-      full: invocation.arguments.flag("full"),
-      progress: { progress.update($0, of: $1) }
-    )
+    let report: RebuildReport
+    let quarantined: [String: String]
+    if full, invocation.string("as-of") == nil {
+      // A full rebuild reads the history as it folds it: its memory grows with the
+      // documents, not with the history.
+      let store = try FileEventStore(url: try JournalSession.journalURL(invocation))
+      let history = try StreamedHistory(store: store)
+      for notice in history.notices { invocation.console.error("warning: \(notice)") }
+      report = try Rebuild.run(
+        streamed: history,
+        output: output,
+        progress: { progress.update($0, of: $1) }
+      )
+      quarantined = history.quarantined
+    } else {
+      let session = try JournalSession(invocation)
+      let point = try invocation.string("as-of").map {
+        try Points.parse($0, in: session.journal, now: session.now)
+      }
+      report = try Rebuild.run(
+        journal: session.journal,
+        output: output,
+        asOf: point,
+        full: full,
+        progress: { progress.update($0, of: $1) }
+      )
+      quarantined = session.journal.quarantined
+    }
     progress.finish()
     let c = invocation.console
-    for (stream, reason) in session.journal.quarantined.sorted(by: { $0.key < $1.key }) {
+    for (stream, reason) in quarantined.sorted(by: { $0.key < $1.key }) {
       c.error("warning: \(stream) quarantined, its documents left as they are: \(reason)")
     }
     for notice in report.notices { c.error("notice: \(notice)") }
@@ -58,7 +76,7 @@ enum ProjectionCommands {
         "keptQuarantined": report.keptQuarantined,
         "conflicts": report.conflicts.map(\.description),
         "anomalies": report.anomalyCount,
-        "quarantined": session.journal.quarantined,
+        "quarantined": quarantined,
       ])
     } else {
       let mode = report.mode == .full ? "full" : "incremental"

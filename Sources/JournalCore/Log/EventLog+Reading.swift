@@ -143,13 +143,13 @@ extension EventLog {
 
   /// What reading a device will do: the notices known from its listing, and the segments to
   /// read.
-  private struct DevicePlan {
+  struct DevicePlan: Sendable {
     var history: DeviceHistory
     var segments: [SegmentJob] = []
   }
 
   /// One segment to read: from its start, or from a position's boundary record.
-  private struct SegmentJob {
+  struct SegmentJob: Sendable {
     var number: Int
     var name: String
     var resume: DevicePosition?
@@ -157,7 +157,7 @@ extension EventLog {
   }
 
   /// What reading one segment gave.
-  private struct SegmentOutcome: Sendable {
+  struct SegmentOutcome: Sendable {
     var records: [EventRecord] = []
     var notices: [RecoveryNotice] = []
     var position: DevicePosition?
@@ -165,7 +165,7 @@ extension EventLog {
   }
 
   /// Lists `device` and decides which segments to read.
-  private func planDevice(_ device: String, after position: DevicePosition?) throws -> DevicePlan {
+  func planDevice(_ device: String, after position: DevicePosition?) throws -> DevicePlan {
     try EventLog.validateDeviceName(device)
     var plan = DevicePlan(
       history: DeviceHistory(device: device, records: [], notices: [], stoppedBy: nil)
@@ -237,7 +237,7 @@ extension EventLog {
   }
 
   /// Reads and decodes one segment of `device`.
-  private func readSegment(
+  func readSegment(
     _ job: SegmentJob,
     device: String
   ) -> Result<SegmentOutcome, JournalError> {
@@ -464,55 +464,17 @@ extension EventLog {
     }
   }
 
-  /// Merges device histories; see ``readHistory()``.
+  /// Merges device histories; see ``readHistory()`` and ``MergedRecords``.
   static func merge(_ devices: [DeviceHistory]) -> JournalHistory {
-    let devices = devices.sorted { $0.device.utf8.lexicographicallyPrecedes($1.device.utf8) }
-    var result = JournalHistory(
-      records: [],
-      duplicates: [],
-      notices: devices.flatMap(\.notices),
-      errors: devices.compactMap(\.stoppedBy)
+    var merged = MergedRecords(devices: devices)
+    // Devices read whole are merged without reading a file: nothing can throw.
+    let records = (try? merged.next(.max)) ?? []
+    return JournalHistory(
+      records: records,
+      duplicates: merged.duplicates,
+      notices: merged.notices,
+      errors: merged.errors,
+      positions: merged.positions
     )
-    for device in devices {
-      if let position = device.position { result.positions[device.device] = position }
-    }
-    let total = devices.reduce(0) { $0 + $1.records.count }
-    result.records.reserveCapacity(total)
-    // Where each event id was handed on, as an index in `result.records`.
-    var seen: [ULID: Int] = [:]
-    seen.reserveCapacity(total)
-    var positions = [Int](repeating: 0, count: devices.count)
-    while true {
-      // Pick the smallest head; ties on time go to the smaller device name (earlier index).
-      // Only the times are read: a record is copied once, when handed on.
-      var best: Int?
-      for index in devices.indices where positions[index] < devices[index].records.count {
-        guard let current = best else {
-          best = index
-          continue
-        }
-        if devices[index].records[positions[index]].time
-          < devices[current].records[positions[current]].time
-        {
-          best = index
-        }
-      }
-      guard let index = best else { break }
-      let id = devices[index].records[positions[index]].id
-      if let kept = seen[id] {
-        result.duplicates.append(
-          JournalHistory.Duplicate(
-            id: id,
-            kept: result.records[kept].location,
-            skipped: devices[index].records[positions[index]].location
-          )
-        )
-      } else {
-        seen[id] = result.records.count
-        result.records.append(devices[index].records[positions[index]])
-      }
-      positions[index] += 1
-    }
-    return result
   }
 }

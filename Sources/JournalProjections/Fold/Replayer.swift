@@ -68,22 +68,56 @@ public enum Replayer {
     observe: ((FoldEvent, _ before: JournalState, _ after: JournalState) -> Void)? = nil
   ) -> JournalState {
     let events = prefix(history, upTo: point)
-    let cancelled = cancelledEvents(in: events)
-    var state = initial
+    var fold = Fold(reverts: events, startingFrom: initial)
     // Read in place: iterating the slice would copy every event.
     events.withUnsafeBufferPointer { events in
       for index in events.indices {
-        if !cancelled.isEmpty, cancelled[events[index].storedID] != nil { continue }
         if let observe {
-          let before = state
-          state.apply(events[index])
-          observe(events[index], before, state)
+          let before = fold.state
+          if fold.apply(events[index]) { observe(events[index], before, fold.state) }
         } else {
-          state.apply(events[index])
+          fold.apply(events[index])
         }
       }
     }
+    var state = fold.state
     if case .time(let date) = point, let now = state.now, date > now { state.now = date }
     return state
+  }
+
+  /// A fold fed one event at a time, in merge order: for a history read as it is folded
+  /// rather than held (``StreamedHistory``), and the loop of ``fold(_:upTo:startingFrom:observe:)``.
+  ///
+  /// ```swift
+  /// var fold = Replayer.Fold(reverts: history.reverts)
+  /// try history.forEach { fold.apply($0) }
+  /// let state = fold.state
+  /// ```
+  public struct Fold {
+    /// The state folded so far.
+    public private(set) var state: JournalState
+    private let cancelled: [String: String]
+
+    /// Starts a fold of a history whose reverts, in merge order, are `reverts`.
+    ///
+    /// - Parameters:
+    ///   - reverts: the history's events, or only its reverts: they alone decide which
+    ///     events count (``cancelledEvents(in:)``).
+    ///   - initial: the state to fold onto, empty by default.
+    public init(
+      reverts: some BidirectionalCollection<FoldEvent>,
+      startingFrom initial: JournalState = JournalState()
+    ) {
+      state = initial
+      cancelled = Replayer.cancelledEvents(in: reverts)
+    }
+
+    /// Folds `event` unless a revert in effect cancelled it; returns whether it was folded.
+    @discardableResult
+    public mutating func apply(_ event: FoldEvent) -> Bool {
+      if !cancelled.isEmpty, cancelled[event.storedID] != nil { return false }
+      state.apply(event)
+      return true
+    }
   }
 }

@@ -36,11 +36,19 @@ public final class FileEventStore: PositionedEventStore, @unchecked Sendable {
 
   public func readHistory(after positions: [String: DevicePosition]) throws -> StoredHistory {
     let history = try log.readHistory(after: positions)
-    var notices = history.notices.map(\.description)
-    notices += history.duplicates.map(\.description)
-    notices += history.errors.map(\.description)
+    let notices = Self.notices(history.notices, history.duplicates, history.errors)
     let events = history.records.concurrentMap(Self.stored)
     return StoredHistory(events: events, notices: notices, positions: history.positions)
+  }
+
+  /// What reading set aside, as the journal lists it: recovery notices, then duplicates,
+  /// then devices stopped by corruption.
+  static func notices(
+    _ notices: [RecoveryNotice],
+    _ duplicates: [JournalHistory.Duplicate],
+    _ errors: [JournalError]
+  ) -> [String] {
+    notices.map(\.description) + duplicates.map(\.description) + errors.map(\.description)
   }
 
   public func lastAppend(device: String) -> (before: DevicePosition?, after: DevicePosition?)? {

@@ -74,21 +74,8 @@ public final class Journal: @unchecked Sendable {
       }
     } else {
       history.reserveCapacity(stored.count)
-      for chunk in chunks {
-        var start = 0
-        for (offset, end) in chunk.ends.enumerated() {
-          let record = stored[chunk.first + offset]
-          defer { start = end }
-          if !quarantined.isEmpty, quarantined[record.stream] != nil { continue }
-          if let failure = chunk.failures[offset] {
-            quarantined[record.stream] = "\(record.location): \(failure.reason)"
-            notices.append(
-              "\(record.location): stream '\(record.stream)' quarantined: \(failure.reason)"
-            )
-          } else {
-            history += chunk.events[start..<end]
-          }
-        }
+      Self.sift(chunks, of: stored, quarantined: &quarantined, notices: &notices) {
+        history += $0
       }
     }
     // A stream quarantined late loses its earlier events too: its documents stay as they are.
@@ -113,9 +100,42 @@ public final class Journal: @unchecked Sendable {
     var failures: [Int: DecodeFailure] = [:]
   }
 
-  /// Decodes `stored` in chunks, on every core.
-  static func decodeChunks(_ stored: [StoredEvent], upcaster: Upcaster) -> [DecodedChunk] {
-    let size = 16_384
+  /// Walks decoded chunks in stored order and applies the quarantine rule: the events of a
+  /// stream quarantined so far are skipped, and a stored event that failed quarantines its
+  /// stream, with a notice. `keep` gets the events of every other stored event, in order.
+  ///
+  /// A stream quarantined late has had earlier events kept: the caller removes them.
+  static func sift(
+    _ chunks: [DecodedChunk],
+    of stored: [StoredEvent],
+    quarantined: inout [String: String],
+    notices: inout [String],
+    keep: (ArraySlice<FoldEvent>) -> Void
+  ) {
+    for chunk in chunks {
+      var start = 0
+      for (offset, end) in chunk.ends.enumerated() {
+        let record = stored[chunk.first + offset]
+        defer { start = end }
+        if !quarantined.isEmpty, quarantined[record.stream] != nil { continue }
+        if let failure = chunk.failures[offset] {
+          quarantined[record.stream] = "\(record.location): \(failure.reason)"
+          notices.append(
+            "\(record.location): stream '\(record.stream)' quarantined: \(failure.reason)"
+          )
+        } else {
+          keep(chunk.events[start..<end])
+        }
+      }
+    }
+  }
+
+  /// Decodes `stored` in chunks of `size` events, on every core.
+  static func decodeChunks(
+    _ stored: [StoredEvent],
+    upcaster: Upcaster,
+    size: Int = 16_384
+  ) -> [DecodedChunk] {
     let count = (stored.count + size - 1) / size
     return Array(0..<count).concurrentMap(chunkSize: 1) { index in
       var chunk = DecodedChunk(first: index * size)

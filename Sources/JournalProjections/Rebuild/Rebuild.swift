@@ -61,8 +61,7 @@ public enum Rebuild {
     let lock = try writer.lock(Rebuild.lockName)
     defer { writer.unlock(lock) }
     var run = RebuildRun(
-      history: journal.history,
-      digest: journal.historyDigest(),
+      source: .held(journal.history, journal.historyDigest()),
       quarantined: journal.quarantined,
       asOf: asOf,
       writer: writer,
@@ -72,13 +71,50 @@ public enum Rebuild {
     )
     return try run.execute(full: full)
   }
+
+  /// Rebuilds every document of a journal read as it is folded: a full rebuild whose memory
+  /// grows with the documents, not with the history.
+  ///
+  /// The documents, the manifest and the checkpoint are the same bytes as
+  /// ``run(journal:output:asOf:full:progress:options:)`` writes with `full` set; the
+  /// history is read twice (``StreamedHistory``).
+  ///
+  /// - Throws: ``RebuildError``; ``StreamedHistoryChanged`` (before anything is written)
+  ///   when the journal's files change between the scan and the fold.
+  @discardableResult
+  public static func run(
+    streamed history: StreamedHistory,
+    output: URL,
+    progress: ((Int, Int) -> Void)? = nil,
+    options: RebuildOptions = RebuildOptions()
+  ) throws -> RebuildReport {
+    let writer = DocumentTreeWriter(root: output, failAfterWrites: options._failAfterWrites)
+    try writer.makeRoot()
+    let lock = try writer.lock(Rebuild.lockName)
+    defer { writer.unlock(lock) }
+    var run = RebuildRun(
+      source: .streamed(history),
+      quarantined: history.quarantined,
+      asOf: nil,
+      writer: writer,
+      manifest: try ProjectionManifest.open(writer),
+      elapsed: options.elapsed,
+      progress: progress
+    )
+    return try run.execute(full: true)
+  }
 }
 
 /// One rebuild, from reading the folder to saving the checkpoint.
 struct RebuildRun {
-  let history: [FoldEvent]
-  /// The digest of `history`'s ids.
-  let digest: HistoryDigest
+  /// The history folded: held by a journal (with the digest of its ids), or read as it is
+  /// folded (full rebuilds only, without an as-of point).
+  enum Source {
+    case held([FoldEvent], HistoryDigest)
+    case streamed(StreamedHistory)
+  }
+
+  let source: Source
   let quarantined: [String: String]
   let asOf: Replayer.Point?
   let writer: DocumentTreeWriter
@@ -93,8 +129,7 @@ struct RebuildRun {
   var ownedByStream: [String: [String]]?
 
   init(
-    history: [FoldEvent],
-    digest: HistoryDigest,
+    source: Source,
     quarantined: [String: String],
     asOf: Replayer.Point?,
     writer: DocumentTreeWriter,
@@ -102,8 +137,7 @@ struct RebuildRun {
     elapsed: @escaping @Sendable () -> Duration,
     progress: ((Int, Int) -> Void)?
   ) {
-    self.history = history
-    self.digest = digest
+    self.source = source
     self.quarantined = quarantined
     self.asOf = asOf
     self.writer = writer
@@ -146,21 +180,29 @@ struct RebuildRun {
     }
 
     var started = elapsed()
-    let prefix = Replayer.prefix(history, upTo: asOf)
     var folded: Folded
-    if full {
-      folded = try foldFromStart(prefix)
-    } else if interrupted {
-      report.checkpointIgnoredBecause = "the last rebuild was interrupted"
-      folded = try foldFromStart(prefix)
-    } else {
-      switch foldFromCheckpoint(prefix) {
-      case .success(let value):
-        folded = value
-        report.mode = .incremental
-      case .failure(let failure):
-        if failure.reason != Self.noCheckpoint { report.checkpointIgnoredBecause = failure.reason }
-        folded = try foldFromStart(prefix)
+    switch source {
+    case .streamed(let history):
+      precondition(full && asOf == nil, "a streamed history is only folded whole")
+      folded = try foldFromStart(history)
+    case .held(let history, let digest):
+      let prefix = Replayer.prefix(history, upTo: asOf)
+      if full {
+        folded = foldFromStart(history, digest, prefix)
+      } else if interrupted {
+        report.checkpointIgnoredBecause = "the last rebuild was interrupted"
+        folded = foldFromStart(history, digest, prefix)
+      } else {
+        switch foldFromCheckpoint(history, digest, prefix) {
+        case .success(let value):
+          folded = value
+          report.mode = .incremental
+        case .failure(let failure):
+          if failure.reason != Self.noCheckpoint {
+            report.checkpointIgnoredBecause = failure.reason
+          }
+          folded = foldFromStart(history, digest, prefix)
+        }
       }
     }
     report.timings.fold = seconds(since: started)
@@ -196,8 +238,11 @@ struct RebuildRun {
     return now
   }
 
-  mutating func foldFromStart(_ prefix: ArraySlice<FoldEvent>) throws -> Folded {
-    report.mode = .full
+  mutating func foldFromStart(
+    _ history: [FoldEvent],
+    _ digest: HistoryDigest,
+    _ prefix: ArraySlice<FoldEvent>
+  ) -> Folded {
     // Fold up to the prefix's last event rather than to an as-of time, so the
     // state's `now` is the fold's own, as a checkpoint must keep it.
     let state: JournalState
@@ -206,12 +251,41 @@ struct RebuildRun {
     case (.time, nil): state = JournalState()
     default: state = Replayer.fold(history, upTo: asOf)
     }
+    return folded(
+      state,
+      count: prefix.count,
+      lastID: prefix.last?.id ?? "",
+      digest: digest.prefix(prefix.count, of: history)
+    )
+  }
+
+  /// Folds a streamed history whole, computing the digest of its ids as it goes.
+  mutating func foldFromStart(_ history: StreamedHistory) throws -> Folded {
+    var fold = Replayer.Fold(reverts: history.reverts)
+    var digest = HistoryDigest()
+    var lastID = ""
+    try history.forEach { event in
+      fold.apply(event)
+      digest.append(event.id)
+      lastID = event.id
+    }
+    return folded(fold.state, count: digest.count, lastID: lastID, digest: digest)
+  }
+
+  /// A full fold's result: every stream to render, and the checkpoint after `count` events.
+  mutating func folded(
+    _ state: JournalState,
+    count: Int,
+    lastID: String,
+    digest: HistoryDigest
+  ) -> Folded {
+    report.mode = .full
     let renderNow = Self.renderNow(state.now, asOf)
-    report.eventsFolded = prefix.count
+    report.eventsFolded = count
     var checkpoint = Checkpoint()
-    checkpoint.position = prefix.count
-    checkpoint.lastID = prefix.last?.id ?? ""
-    checkpoint.prefixDigest = digest.prefix(prefix.count, of: history).description
+    checkpoint.position = count
+    checkpoint.lastID = lastID
+    checkpoint.prefixDigest = digest.description
     checkpoint.now = state.now
     checkpoint.renderedNow = renderNow
     checkpoint.eventCount = state.eventCount
@@ -231,6 +305,8 @@ struct RebuildRun {
   /// Folds the events after the checkpoint onto its state, or says why the
   /// checkpoint cannot be used.
   mutating func foldFromCheckpoint(
+    _ history: [FoldEvent],
+    _ digest: HistoryDigest,
     _ prefix: ArraySlice<FoldEvent>
   ) -> Result<Folded, Checkpoint.Failure> {
     var checkpoint: Checkpoint

@@ -167,11 +167,12 @@ extension Bench {
 
 /// The child of the memory scenario.
 enum MemoryChild {
-  /// Opens the journal, rebuilds every document into `output`, and returns the peak resident
-  /// set size in kilobytes.
+  /// Rebuilds every document of the journal into `output` as `journal rebuild --full` does
+  /// (reading the history as it folds it), and returns the peak resident set size in
+  /// kilobytes.
   static func run(journal url: URL, output: URL) throws -> Int {
-    let journal = try Journal(store: try FileEventStore(url: url), newID: readOnlyID)
-    try Rebuild.run(journal: journal, output: output, full: true)
+    let history = try StreamedHistory(store: try FileEventStore(url: url))
+    try Rebuild.run(streamed: history, output: output)
     return peakResidentKilobytes()
   }
 

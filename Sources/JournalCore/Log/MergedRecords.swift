@@ -1,0 +1,199 @@
+import Foundation
+
+/// Every device's records in the journal's one merge order, handed on a batch at a time.
+///
+/// This is the one implementation of the merge rule: records are ordered by (`ms`, `lc`),
+/// ties going to the device whose name sorts first, and each device keeps its file order. A
+/// record whose event id was already handed on (a redelivered event) is skipped and listed in
+/// ``duplicates``. The order depends only on the files' contents, not on the order the
+/// folders are listed in.
+///
+/// ``EventLog/readHistory(after:)`` merges devices read whole with it.
+/// ``EventLog/mergedRecords(limits:)`` reads each device a few segments at a time instead, so
+/// a caller that visits every record once holds those segments and the ids seen, not the
+/// history:
+///
+/// ```swift
+/// var records = try log.mergedRecords()
+/// while case let batch = try records.next(4096), !batch.isEmpty {
+///   for record in batch { print(record.id) }
+/// }
+/// print(records.notices, records.duplicates)
+/// ```
+///
+/// Reading stops at the end of every device, at a corrupt record (``errors``) or at the
+/// device's limit.
+public struct MergedRecords: Sendable {
+  /// One device: the records read and not yet handed on, and the segments still to read.
+  private struct Source: Sendable {
+    var history: DeviceHistory
+    /// The next record of `history.records` to hand on.
+    var cursor = 0
+    var segments: ArraySlice<EventLog.SegmentJob> = []
+    /// Records still to read from this device; nil for all of them.
+    var remaining: Int?
+    /// Records read from this device so far.
+    var read = 0
+    /// The segment file and its index in `files` of the last record handed on.
+    var file = ""
+    var fileIndex: UInt32 = 0
+  }
+
+  private let log: EventLog?
+  private var sources: [Source]
+  /// Where each handed-on event id is stored: a segment file's index in `files` (high 32
+  /// bits) and the line (low 32 bits). About 24 bytes per event: the one part of a streamed
+  /// read that grows with the history.
+  private var seen: [ULID: UInt64] = [:]
+  private var files: [String] = []
+  /// Copies of whole device folders left by file-sync services, found when the devices were
+  /// listed.
+  var folderCopies: [RecoveryNotice] = []
+  /// Records skipped because an earlier record had the same event id.
+  public private(set) var duplicates: [JournalHistory.Duplicate] = []
+
+  /// Merges devices already read whole.
+  init(devices: [DeviceHistory]) {
+    log = nil
+    sources = devices.sorted { $0.device.utf8.lexicographicallyPrecedes($1.device.utf8) }
+      .map { Source(history: $0, read: $0.records.count) }
+    seen.reserveCapacity(sources.reduce(0) { $0 + $1.history.records.count })
+  }
+
+  /// Merges the devices planned in `plans`, reading their segments when needed.
+  init(log: EventLog, plans: [EventLog.DevicePlan], limits: [String: Int]?) {
+    self.log = log
+    sources = plans.map { plan in
+      var source = Source(history: plan.history, segments: plan.segments[...])
+      if let limits { source.remaining = limits[plan.history.device] ?? 0 }
+      return source
+    }
+  }
+
+  /// Up to `count` more records in merge order; empty once every device is read.
+  ///
+  /// - Throws: ``JournalError`` of kind ``JournalError/Kind/io`` when a segment cannot be
+  ///   read.
+  public mutating func next(_ count: Int) throws -> [EventRecord] {
+    var batch: [EventRecord] = []
+    batch.reserveCapacity(min(count, sources.reduce(0) { $0 + $1.history.records.count }))
+    while batch.count < count {
+      // Pick the smallest head; ties on time go to the smaller device name (earlier index).
+      // Only the times are read: a record is copied once, when handed on.
+      var best: Int?
+      for index in sources.indices {
+        if sources[index].cursor == sources[index].history.records.count {
+          guard let log, try Self.refill(&sources[index], log: log) else { continue }
+        }
+        guard let current = best else {
+          best = index
+          continue
+        }
+        if sources[index].history.records[sources[index].cursor].time
+          < sources[current].history.records[sources[current].cursor].time
+        {
+          best = index
+        }
+      }
+      guard let index = best else { break }
+      let record = sources[index].history.records[sources[index].cursor]
+      sources[index].cursor += 1
+      let location = record.location
+      if location.file != sources[index].file {
+        sources[index].file = location.file
+        sources[index].fileIndex = UInt32(files.count)
+        files.append(location.file)
+      }
+      let packed = UInt64(sources[index].fileIndex) << 32 | UInt64(UInt32(clamping: location.line))
+      if let kept = seen.updateValue(packed, forKey: record.id) {
+        seen[record.id] = kept
+        duplicates.append(
+          JournalHistory.Duplicate(
+            id: record.id,
+            kept: RecordLocation(file: files[Int(kept >> 32)], line: Int(kept & 0xFFFF_FFFF)),
+            skipped: location
+          )
+        )
+      } else {
+        batch.append(record)
+      }
+    }
+    return batch
+  }
+
+  /// Reads the next segments of `source` into its records, dropping those handed on.
+  ///
+  /// Reads as many segments at once as there are cores. Returns false when the device has
+  /// nothing more to give: it is read to its end or its limit, or stopped by corruption.
+  private static func refill(_ source: inout Source, log: EventLog) throws -> Bool {
+    source.history.records = []
+    source.cursor = 0
+    while source.history.records.isEmpty, source.history.stoppedBy == nil,
+      source.remaining.map({ $0 > 0 }) ?? true, !source.segments.isEmpty
+    {
+      let jobs = Array(source.segments.prefix(ProcessInfo.processInfo.activeProcessorCount))
+      source.segments = source.segments.dropFirst(jobs.count)
+      let device = source.history.device
+      let outcomes = jobs.concurrentMap(chunkSize: 1) { log.readSegment($0, device: device) }
+      for outcome in outcomes {
+        var outcome = try outcome.get()
+        var limitReached = false
+        if let remaining = source.remaining, outcome.records.count >= remaining {
+          outcome.records.removeSubrange(remaining...)
+          limitReached = true
+        }
+        source.remaining = source.remaining.map { $0 - outcome.records.count }
+        source.read += outcome.records.count
+        source.history.records += outcome.records
+        source.history.notices += outcome.notices
+        if let position = outcome.position { source.history.position = position }
+        if let error = outcome.stoppedBy { source.history.stoppedBy = error }
+        if limitReached || outcome.stoppedBy != nil {
+          source.segments = []
+          break
+        }
+      }
+    }
+    return !source.history.records.isEmpty
+  }
+
+  /// What reading set aside, for every device in name order (sync artefacts, gaps, torn
+  /// tails), then copies of device folders. Complete once ``next(_:)`` has returned an empty
+  /// batch.
+  public var notices: [RecoveryNotice] { sources.flatMap(\.history.notices) + folderCopies }
+
+  /// Devices whose history stopped early at a corrupt record.
+  public var errors: [JournalError] { sources.compactMap(\.history.stoppedBy) }
+
+  /// The end of each device's last record read, by device.
+  public var positions: [String: DevicePosition] {
+    var positions: [String: DevicePosition] = [:]
+    for source in sources {
+      if let position = source.history.position { positions[source.history.device] = position }
+    }
+    return positions
+  }
+
+  /// How many records were read from each device, duplicates included: the limits that make
+  /// a second read of the same files stop where this one did.
+  public var counts: [String: Int] {
+    var counts: [String: Int] = [:]
+    for source in sources { counts[source.history.device] = source.read }
+    return counts
+  }
+}
+
+extension EventLog {
+  /// Every device's records merged, read a few segments at a time; see ``MergedRecords``.
+  ///
+  /// - Parameter limits: how many records to read from each device, as ``MergedRecords/counts``
+  ///   of an earlier read gives them: a device not named is not read. Nil reads everything.
+  /// - Throws: ``JournalError`` of kind ``JournalError/Kind/io`` when the devices cannot be
+  ///   listed.
+  public func mergedRecords(limits: [String: Int]? = nil) throws -> MergedRecords {
+    let plans = try deviceNames().map { try planDevice($0, after: nil) }
+    var records = MergedRecords(log: self, plans: plans, limits: limits)
+    records.folderCopies = deviceFolderCopies()
+    return records
+  }
+}

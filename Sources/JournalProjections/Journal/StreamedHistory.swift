@@ -1,0 +1,127 @@
+import Foundation
+import JournalCore
+
+/// A journal's history read from its files a batch at a time, for work that visits every
+/// event once and must not hold the history: the full rebuild.
+///
+/// Opening it scans the journal once, decoding every event, to learn what a fold must know
+/// before it starts: which streams are quarantined (a stream's later unreadable event
+/// quarantines its earlier events too) and which events reverts cancel (a revert names only
+/// earlier events, but is met after them). ``forEach(_:)`` then reads the files again and
+/// hands on the events exactly as ``Journal/history`` holds them, reading each device no
+/// further than the scan did.
+///
+/// Memory holds a few segments, one batch of decoded events, the reverts, and about 24 bytes
+/// per event id (to skip redelivered events), never the history.
+///
+/// ```swift
+/// let history = try StreamedHistory(store: store)
+/// var fold = Replayer.Fold(reverts: history.reverts)
+/// try history.forEach { fold.apply($0) }
+/// ```
+public struct StreamedHistory: Sendable {
+  private let log: EventLog
+  /// How many records are decoded together, on every core.
+  private let batchSize: Int
+  private let upcaster: Upcaster
+  /// Streams whose events this build cannot read, with the reason, as
+  /// ``Journal/quarantined`` gives them.
+  public let quarantined: [String: String]
+  /// What reading set aside, as ``Journal/notices`` lists them.
+  public let notices: [String]
+  /// The reverts of the history, in merge order: all a fold must know before it starts.
+  public let reverts: [FoldEvent]
+  /// How many records the scan read from each device.
+  private let counts: [String: Int]
+  /// The digest of every record id the scan handed on, quarantined or not: the second read
+  /// must find the same.
+  private let fingerprint: HistoryDigest
+
+  /// Scans the journal of `store`.
+  ///
+  /// - Parameters:
+  ///   - store: the journal.
+  ///   - batchSize: how many records are decoded together, on every core.
+  /// - Throws: ``JournalError`` when the files cannot be read; an invalid upcaster registry.
+  /// - Complexity: O(events); memory O(segment + batch + reverts), plus the event ids.
+  public init(store: FileEventStore, batchSize: Int = 16_384) throws {
+    log = store.log
+    self.batchSize = max(1, batchSize)
+    let upcaster = try EventUpcasters.makeUpcaster()
+    self.upcaster = upcaster
+    var quarantined: [String: String] = [:]
+    var quarantineNotices: [String] = []
+    var reverts: [FoldEvent] = []
+    var fingerprint = HistoryDigest()
+    var records = try log.mergedRecords()
+    while case let batch = try records.next(batchSize), !batch.isEmpty {
+      let (stored, chunks) = Self.decode(batch, upcaster, batchSize)
+      for event in stored { fingerprint.append(event.id) }
+      Journal.sift(chunks, of: stored, quarantined: &quarantined, notices: &quarantineNotices) {
+        for event in $0 {
+          if case .eventsReverted = event.event { reverts.append(event) }
+        }
+      }
+    }
+    // A stream quarantined late loses its earlier events too.
+    if !quarantined.isEmpty { reverts.removeAll { quarantined[$0.stream] != nil } }
+    self.quarantined = quarantined
+    self.reverts = reverts
+    self.fingerprint = fingerprint
+    counts = records.counts
+    notices =
+      FileEventStore.notices(records.notices, records.duplicates, records.errors)
+      + quarantineNotices
+  }
+
+  /// Reads the history again and hands on its events in merge order, without the events of
+  /// quarantined streams.
+  ///
+  /// - Throws: ``JournalError`` when the files cannot be read;
+  ///   ``StreamedHistoryChanged`` when they no longer give what the scan read (rewritten or
+  ///   removed meanwhile; events appended since are not read); whatever `body` throws.
+  public func forEach(_ body: (FoldEvent) throws -> Void) throws {
+    var records = try log.mergedRecords(limits: counts)
+    var fingerprint = HistoryDigest()
+    while case let batch = try records.next(batchSize), !batch.isEmpty {
+      let (stored, chunks) = Self.decode(batch, upcaster, batchSize)
+      for chunk in chunks {
+        var start = 0
+        for (offset, end) in chunk.ends.enumerated() {
+          defer { start = end }
+          let record = stored[chunk.first + offset]
+          fingerprint.append(record.id)
+          if !quarantined.isEmpty, quarantined[record.stream] != nil { continue }
+          if chunk.failures[offset] != nil {
+            throw StreamedHistoryChanged(location: record.location)
+          }
+          for event in chunk.events[start..<end] { try body(event) }
+        }
+      }
+    }
+    guard fingerprint == self.fingerprint else { throw StreamedHistoryChanged(location: nil) }
+  }
+
+  /// Decodes a batch of records, on every core.
+  private static func decode(
+    _ batch: [EventRecord],
+    _ upcaster: Upcaster,
+    _ batchSize: Int
+  ) -> (stored: [StoredEvent], chunks: [Journal.DecodedChunk]) {
+    let stored = batch.concurrentMap(FileEventStore.stored)
+    // Two chunks per core, so a slow chunk does not leave a core idle.
+    let size = batchSize / (2 * ProcessInfo.processInfo.activeProcessorCount)
+    return (stored, Journal.decodeChunks(stored, upcaster: upcaster, size: max(size, 256)))
+  }
+}
+
+/// The journal's files changed between the scan of a ``StreamedHistory`` and its reading.
+public struct StreamedHistoryChanged: Error, Sendable, CustomStringConvertible {
+  /// The first record found different, when one is known.
+  public var location: String?
+
+  public var description: String {
+    "the journal changed while it was read"
+      + (location.map { " (at \($0))" } ?? "") + "; run the command again"
+  }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import JournalTestSupport
+import Testing
+
+@testable import JournalCore
+
+/// The merge read a few segments at a time gives what reading every device whole gives.
+@Suite struct MergedRecordsTests {
+  /// A journal of `devices` with small segments, redelivered events, and (by seed) a torn
+  /// tail, a corrupt record and a sync artefact.
+  func makeJournal(seed: UInt64, devices: [String]) throws -> EventLog {
+    let log = try makeLog("merged-\(seed)")
+    let clock = ManualClock()
+    var random = SplitMix64(seed: seed)
+    let writers = try devices.map {
+      try log.openWriter(
+        device: $0,
+        options: testOptions(
+          clock: clock,
+          step: 0,
+          seed: random.next(),
+          segmentSizeLimit: 400 + Int(random.next() % 1_200)
+        )
+      )
+    }
+    var written: [NewEvent] = []
+    for n in 0..<Int(60 + random.next() % 140) {
+      clock.now += Int64(random.next() % 9) - 3
+      let writer = writers[Int(random.next() % UInt64(writers.count))]
+      // Now and then another device's event arrives again (a redelivery).
+      if !written.isEmpty, random.next() % 10 == 0 {
+        try writer.append(written[Int(random.next() % UInt64(written.count))])
+      } else {
+        var event = sampleEvent(n)
+        event.id = ULID(high: random.next(), low: random.next())
+        written.append(event)
+        try writer.append(event)
+      }
+    }
+    for writer in writers { writer.close() }
+    let files = try devices.map { device in
+      try FileManager.default.contentsOfDirectory(atPath: log.deviceFolder(device).path)
+        .filter { $0.hasSuffix(".jsonl") }.sorted()
+    }
+    if seed % 2 == 1, let last = files[0].last {
+      // A torn tail on the first device.
+      let url = log.deviceFolder(devices[0]).appendingPathComponent(last)
+      let handle = try FileHandle(forWritingTo: url)
+      try handle.seekToEnd()
+      try handle.write(contentsOf: Data(#"{"v":1,"id":"01H"#.utf8))
+      try handle.close()
+    }
+    if seed % 3 == 0, files[1].count > 2 {
+      // A corrupt record in the middle of the second device: its history stops there.
+      let url = log.deviceFolder(devices[1]).appendingPathComponent(files[1][1])
+      var bytes = try Data(contentsOf: url)
+      bytes[bytes.count / 2] = bytes[bytes.count / 2] == UInt8(ascii: "7") ? 0x38 : 0x37
+      try bytes.write(to: url)
+    }
+    if seed % 4 == 2 {
+      try Data("copy".utf8).write(
+        to: log.deviceFolder(devices[0]).appendingPathComponent("000001 (conflicted copy).jsonl")
+      )
+    }
+    return log
+  }
+
+  @Test(arguments: 0..<12 as Range<UInt64>)
+  func streamedMergeMatchesTheWholeRead(seed: UInt64) throws {
+    let log = try makeJournal(seed: seed, devices: ["phone", "watch", "ipad"])
+    let whole = try log.readHistory()
+    var random = SplitMix64(seed: seed ^ 0xBA7C4)
+    var merged = try log.mergedRecords()
+    var records: [EventRecord] = []
+    while case let batch = try merged.next(1 + Int(random.next() % 40)), !batch.isEmpty {
+      records += batch
+    }
+    #expect(records.count > 0)
+    #expect(records == whole.records)
+    #expect(merged.duplicates == whole.duplicates)
+    #expect(merged.notices == whole.notices)
+    #expect(merged.errors == whole.errors)
+    #expect(merged.positions == whole.positions)
+    if seed % 10 != 0 { #expect(!whole.duplicates.isEmpty) }
+    if seed % 2 == 1 { #expect(whole.notices.contains { $0.kind == .tornTailNotRead }) }
+    if seed % 3 == 0 { #expect(!whole.errors.isEmpty) }
+    if seed % 4 == 2 { #expect(whole.notices.contains { $0.kind == .syncArtefactIgnored }) }
+  }
+
+  @Test func limitsStopEachDeviceWhereAnEarlierReadStopped() throws {
+    let log = try makeJournal(seed: 4, devices: ["phone", "watch"])
+    var first = try log.mergedRecords()
+    let before = try first.next(.max)
+    let counts = first.counts
+    #expect(counts.values.reduce(0, +) == before.count + first.duplicates.count)
+
+    // More records on both devices, and a new device.
+    let clock = ManualClock(1_900_000_000_000)
+    for (offset, device) in ["phone", "watch", "ipad"].enumerated() {
+      let writer = try log.openWriter(
+        device: device,
+        options: testOptions(clock: clock, seed: 90 + UInt64(offset), segmentSizeLimit: 500)
+      )
+      try writer.append((0..<30).map { sampleEvent(1_000 + $0) })
+      writer.close()
+    }
+    var again = try log.mergedRecords(limits: counts)
+    var records: [EventRecord] = []
+    while case let batch = try again.next(7), !batch.isEmpty { records += batch }
+    #expect(records == before)
+    #expect(again.counts == counts.merging(["ipad": 0]) { old, _ in old })
+    #expect(try log.readHistory().records.count == before.count + 90)
+  }
+
+  @Test func anEmptyJournalMergesToNothing() throws {
+    let log = try makeLog()
+    var merged = try log.mergedRecords()
+    #expect(try merged.next(10).isEmpty)
+    #expect(merged.notices.isEmpty && merged.errors.isEmpty && merged.counts.isEmpty)
+  }
+}
