@@ -41,9 +41,10 @@ public struct MergedRecords: Sendable {
 
   private let log: EventLog?
   private var sources: [Source]
-  /// Where each handed-on event id is stored: a segment file's index in `files` (high 32
-  /// bits) and the line (low 32 bits). About 24 bytes per event: the one part of a streamed
-  /// read that grows with the history.
+  /// Where each handed-on event id is stored.
+  ///
+  /// A segment file's index in `files` (high 32 bits) and the line (low 32 bits). About 24
+  /// bytes per event: the one part of a streamed read that grows with the history.
   private var seen: [ULID: UInt64] = [:]
   private var files: [String] = []
   /// Copies of whole device folders left by file-sync services, found when the devices were
@@ -157,9 +158,10 @@ public struct MergedRecords: Sendable {
     return !source.history.records.isEmpty
   }
 
-  /// What reading set aside, for every device in name order (sync artefacts, gaps, torn
-  /// tails), then copies of device folders. Complete once ``next(_:)`` has returned an empty
-  /// batch.
+  /// What reading set aside.
+  ///
+  /// For every device in name order: sync artefacts, gaps, torn tails; then copies of device
+  /// folders. Complete once ``next(_:)`` has returned an empty batch.
   public var notices: [RecoveryNotice] { sources.flatMap(\.history.notices) + folderCopies }
 
   /// Devices whose history stopped early at a corrupt record.
@@ -188,6 +190,7 @@ extension EventLog {
   ///
   /// - Parameter limits: how many records to read from each device, as ``MergedRecords/counts``
   ///   of an earlier read gives them: a device not named is not read. Nil reads everything.
+  /// - Returns: the merge, ready to hand on its first batch.
   /// - Throws: ``JournalError`` of kind ``JournalError/Kind/io`` when the devices cannot be
   ///   listed.
   public func mergedRecords(limits: [String: Int]? = nil) throws -> MergedRecords {

@@ -90,7 +90,7 @@ public enum Replayer {
   ///
   /// ```swift
   /// var fold = Replayer.Fold(reverts: history.reverts)
-  /// try history.forEach { fold.apply($0) }
+  /// try history.forEachEvent { fold.apply($0) }
   /// let state = fold.state
   /// ```
   public struct Fold {

@@ -100,9 +100,11 @@ public final class Journal: @unchecked Sendable {
     var failures: [Int: DecodeFailure] = [:]
   }
 
-  /// Walks decoded chunks in stored order and applies the quarantine rule: the events of a
-  /// stream quarantined so far are skipped, and a stored event that failed quarantines its
-  /// stream, with a notice. `keep` gets the events of every other stored event, in order.
+  /// Walks decoded chunks in stored order, applying the quarantine rule.
+  ///
+  /// The events of a stream quarantined so far are skipped, and a stored event that failed
+  /// quarantines its stream, with a notice. `keep` gets the events of every other stored
+  /// event, in order.
   ///
   /// A stream quarantined late has had earlier events kept: the caller removes them.
   static func sift(

@@ -7,7 +7,7 @@ import JournalCore
 /// Opening it scans the journal once, decoding every event, to learn what a fold must know
 /// before it starts: which streams are quarantined (a stream's later unreadable event
 /// quarantines its earlier events too) and which events reverts cancel (a revert names only
-/// earlier events, but is met after them). ``forEach(_:)`` then reads the files again and
+/// earlier events, but is met after them). ``forEachEvent(_:)`` then reads the files again and
 /// hands on the events exactly as ``Journal/history`` holds them, reading each device no
 /// further than the scan did.
 ///
@@ -17,7 +17,7 @@ import JournalCore
 /// ```swift
 /// let history = try StreamedHistory(store: store)
 /// var fold = Replayer.Fold(reverts: history.reverts)
-/// try history.forEach { fold.apply($0) }
+/// try history.forEachEvent { fold.apply($0) }
 /// ```
 public struct StreamedHistory: Sendable {
   private let log: EventLog
@@ -80,7 +80,7 @@ public struct StreamedHistory: Sendable {
   /// - Throws: ``JournalError`` when the files cannot be read;
   ///   ``StreamedHistoryChanged`` when they no longer give what the scan read (rewritten or
   ///   removed meanwhile; events appended since are not read); whatever `body` throws.
-  public func forEach(_ body: (FoldEvent) throws -> Void) throws {
+  public func forEachEvent(_ body: (FoldEvent) throws -> Void) throws {
     var records = try log.mergedRecords(limits: counts)
     var fingerprint = HistoryDigest()
     while case let batch = try records.next(batchSize), !batch.isEmpty {

@@ -264,7 +264,7 @@ struct RebuildRun {
     var fold = Replayer.Fold(reverts: history.reverts)
     var digest = HistoryDigest()
     var lastID = ""
-    try history.forEach { event in
+    try history.forEachEvent { event in
       fold.apply(event)
       digest.append(event.id)
       lastID = event.id

@@ -8,9 +8,11 @@ import Testing
 /// A history read as it is folded gives what a journal holds, and a full rebuild from it
 /// writes the same bytes.
 @Suite struct StreamedHistoryTests {
-  /// The sample journal in a fresh folder, with (when `hostile`) an event this build cannot
-  /// read in a workout's stream, a redelivered event and a torn tail. Returns the folder and
-  /// the quarantined workout's document path.
+  /// The sample journal in a fresh folder.
+  ///
+  /// When `hostile`, with an event this build cannot read in a workout's stream, a
+  /// redelivered event and a torn tail. Returns the folder and the quarantined workout's
+  /// document path.
   func makeJournal(seed: UInt64, hostile: Bool) throws -> (url: URL, quarantined: String?) {
     let url = try makeTemporaryDirectory("streamed")
     try SampleJournal.generate(into: url, seed: seed)
@@ -35,7 +37,7 @@ import Testing
       ),
     ])
     writer.close()
-    let segment = url.appendingPathComponent("devices/newer-phone").appendingPathComponent("000001.jsonl")
+    let segment = url.appendingPathComponent("devices/newer-phone/000001.jsonl")
     let handle = try FileHandle(forWritingTo: segment)
     try handle.seekToEnd()
     try handle.write(contentsOf: Data(#"{"v":1,"id":"01J"#.utf8))
@@ -63,7 +65,7 @@ import Testing
           == journal.history.filter { if case .eventsReverted = $0.event { true } else { false } }
       )
       var events: [FoldEvent] = []
-      try streamed.forEach { events.append($0) }
+      try streamed.forEachEvent { events.append($0) }
       #expect(events == journal.history, "batch size \(batchSize)")
     }
   }
@@ -114,7 +116,7 @@ import Testing
     ])
     writer.close()
     var events: [FoldEvent] = []
-    try streamed.forEach { events.append($0) }
+    try streamed.forEachEvent { events.append($0) }
     #expect(events == before)
   }
 
@@ -124,11 +126,11 @@ import Testing
     // Another copy of the journal's files arrives: one device loses its last segment.
     let log = try EventLog(at: url)
     let device = try #require(try log.deviceNames().first)
-    let segments = try FileManager.default.contentsOfDirectory(
-      atPath: url.appendingPathComponent("devices/\(device)").path
-    ).filter { $0.hasSuffix(".jsonl") }.sorted()
+    let folder = url.appendingPathComponent("devices/\(device)")
+    let segments = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      .filter { $0.hasSuffix(".jsonl") }.sorted()
     try FileManager.default.removeItem(
-      at: url.appendingPathComponent("devices/\(device)").appendingPathComponent(try #require(segments.last))
+      at: folder.appendingPathComponent(try #require(segments.last))
     )
     let output = try makeTemporaryDirectory("changed-out")
     #expect(throws: StreamedHistoryChanged.self) {
