@@ -1,4 +1,5 @@
 import Foundation
+import JournalCore
 
 /// Folds a history into a ``JournalState``: the one place that decides which
 /// events count (reverts), where history stops (as of), and the fold order.
@@ -33,21 +34,82 @@ public enum Replayer {
   /// A revert only names earlier events, so walking from the newest event to
   /// the oldest decides each revert before the events it names: reverting a
   /// revert (redo) brings its events back.
+  ///
+  /// - Returns: the stored id of every cancelled event, with the id of the revert that
+  ///   cancelled it.
   public static func cancelledEvents(
     in history: some BidirectionalCollection<FoldEvent>
   )
     -> [String: String]
   {
-    var cancelledBy: [String: String] = [:]
-    for e in history.reversed() {
-      // Only a revert's own cancellation changes the walk: other events are looked up by
-      // the fold.
-      guard case .eventsReverted(let revert) = e.event, cancelledBy[e.storedID] == nil else {
-        continue
+    // Only reverts change the walk: other events are looked up by the fold.
+    walk(
+      history.lazy.compactMap { e in
+        guard case .eventsReverted(let revert) = e.event else { return nil }
+        return (e.storedID, revert.eventIDs, e.id)
       }
-      for id in revert.eventIDs where cancelledBy[id] == nil { cancelledBy[id] = e.id }
+    )
+  }
+
+  /// The walk of both: `reverts` are (the revert's stored id, the stored ids it names, what
+  /// to record against each event it cancels), oldest first.
+  private static func walk<ID: Hashable, By>(
+    _ reverts: some BidirectionalCollection<(ID, [ID], By)>
+  ) -> [ID: By] {
+    var cancelledBy: [ID: By] = [:]
+    for (revert, named, by) in reverts.reversed() where cancelledBy[revert] == nil {
+      for id in named where cancelledBy[id] == nil { cancelledBy[id] = by }
     }
     return cancelledBy
+  }
+
+  /// The stored ids of the events cancelled by a revert in effect, decided from a history's
+  /// reverts alone: ``cancelledEvents(in:)`` for a history that is not held
+  /// (``StreamedHistory``), kept small (16 bytes per event).
+  public struct CancelledEvents: Sendable, Equatable {
+    private let ids: [ULID: Void]
+
+    /// Walks `reverts`, the history's reverts in merge order.
+    public init(reverts: [Revert]) {
+      ids = Replayer.walk(reverts.lazy.map { ($0.id, $0.eventIDs, ()) })
+    }
+
+    /// How many events are cancelled.
+    public var count: Int { ids.count }
+
+    /// Whether the event stored as `storedID` is cancelled.
+    public func contains(_ storedID: String) -> Bool {
+      guard !ids.isEmpty, let id = ULID(storedID) else { return false }
+      return ids[id] != nil
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+      lhs.ids.count == rhs.ids.count && lhs.ids.keys.allSatisfy { rhs.ids[$0] != nil }
+    }
+  }
+
+  /// A revert as the walk reads it, kept small.
+  public struct Revert: Sendable, Hashable {
+    /// The revert's stored id.
+    public var id: ULID
+    /// The stored ids of the events it names.
+    public var eventIDs: [ULID]
+
+    /// The revert `event` is, or nil when it is not a revert.
+    ///
+    /// Stored ids are ULIDs in their canonical spelling in a journal's files: a named id
+    /// spelled otherwise names no stored event, and is left out.
+    public init?(_ event: FoldEvent) {
+      guard case .eventsReverted(let revert) = event.event, let id = Self.ulid(event.storedID)
+      else { return nil }
+      self.id = id
+      eventIDs = revert.eventIDs.compactMap(Self.ulid)
+    }
+
+    static func ulid(_ text: String) -> ULID? {
+      guard let id = ULID(text), id.description == text else { return nil }
+      return id
+    }
   }
 
   /// Folds `history` (up to `point`) into a state.
@@ -89,14 +151,19 @@ public enum Replayer {
   /// rather than held (``StreamedHistory``), and the loop of ``fold(_:upTo:startingFrom:observe:)``.
   ///
   /// ```swift
-  /// var fold = Replayer.Fold(reverts: history.reverts)
+  /// var fold = Replayer.Fold(cancelled: history.cancelled)
   /// try history.forEachEvent { fold.apply($0) }
   /// let state = fold.state
   /// ```
   public struct Fold {
     /// The state folded so far.
     public private(set) var state: JournalState
-    private let cancelled: [String: String]
+    private let cancelled: Cancelled
+
+    private enum Cancelled {
+      case byID([String: String])
+      case byULID(CancelledEvents)
+    }
 
     /// Starts a fold of a history whose reverts, in merge order, are `reverts`.
     ///
@@ -109,13 +176,24 @@ public enum Replayer {
       startingFrom initial: JournalState = JournalState()
     ) {
       state = initial
-      cancelled = Replayer.cancelledEvents(in: reverts)
+      cancelled = .byID(Replayer.cancelledEvents(in: reverts))
+    }
+
+    /// Starts a fold of a history whose cancelled events are `cancelled`.
+    public init(cancelled: CancelledEvents, startingFrom initial: JournalState = JournalState()) {
+      state = initial
+      self.cancelled = .byULID(cancelled)
     }
 
     /// Folds `event` unless a revert in effect cancelled it; returns whether it was folded.
     @discardableResult
     public mutating func apply(_ event: FoldEvent) -> Bool {
-      if !cancelled.isEmpty, cancelled[event.storedID] != nil { return false }
+      switch cancelled {
+      case .byID(let ids):
+        if !ids.isEmpty, ids[event.storedID] != nil { return false }
+      case .byULID(let ids):
+        if ids.contains(event.storedID) { return false }
+      }
       state.apply(event)
       return true
     }

@@ -11,12 +11,13 @@ import JournalCore
 /// hands on the events exactly as ``Journal/history`` holds them, reading each device no
 /// further than the scan did.
 ///
-/// Memory holds a few segments, one batch of decoded events, the reverts, and about 24 bytes
-/// per event id (to skip redelivered events), never the history.
+/// Memory holds a few segments, one batch of decoded events, 16 bytes per cancelled event
+/// and, while reading, about 24 bytes per event id (to skip redelivered events): never the
+/// history.
 ///
 /// ```swift
 /// let history = try StreamedHistory(store: store)
-/// var fold = Replayer.Fold(reverts: history.reverts)
+/// var fold = Replayer.Fold(cancelled: history.cancelled)
 /// try history.forEachEvent { fold.apply($0) }
 /// ```
 public struct StreamedHistory: Sendable {
@@ -29,8 +30,8 @@ public struct StreamedHistory: Sendable {
   public let quarantined: [String: String]
   /// What reading set aside, as ``Journal/notices`` lists them.
   public let notices: [String]
-  /// The reverts of the history, in merge order: all a fold must know before it starts.
-  public let reverts: [FoldEvent]
+  /// The events that reverts in effect cancel: all a fold must know before it starts.
+  public let cancelled: Replayer.CancelledEvents
   /// How many records the scan read from each device.
   private let counts: [String: Int]
   /// The digest of every record id the scan handed on, quarantined or not: the second read
@@ -43,7 +44,7 @@ public struct StreamedHistory: Sendable {
   ///   - store: the journal.
   ///   - batchSize: how many records are decoded together, on every core.
   /// - Throws: ``JournalError`` when the files cannot be read; an invalid upcaster registry.
-  /// - Complexity: O(events); memory O(segment + batch + reverts), plus the event ids.
+  /// - Complexity: O(events); memory O(segments + batch + reverts), plus the event ids.
   public init(store: FileEventStore, batchSize: Int = 16_384) throws {
     log = store.log
     self.batchSize = max(1, batchSize)
@@ -51,7 +52,7 @@ public struct StreamedHistory: Sendable {
     self.upcaster = upcaster
     var quarantined: [String: String] = [:]
     var quarantineNotices: [String] = []
-    var reverts: [FoldEvent] = []
+    var reverts: [(revert: Replayer.Revert, stream: String)] = []
     var fingerprint = HistoryDigest()
     var records = try log.mergedRecords()
     while case let batch = try records.next(batchSize), !batch.isEmpty {
@@ -59,14 +60,15 @@ public struct StreamedHistory: Sendable {
       for event in stored { fingerprint.append(event.id) }
       Journal.sift(chunks, of: stored, quarantined: &quarantined, notices: &quarantineNotices) {
         for event in $0 {
-          if case .eventsReverted = event.event { reverts.append(event) }
+          if let revert = Replayer.Revert(event) { reverts.append((revert, event.stream)) }
         }
       }
     }
     // A stream quarantined late loses its earlier events too.
     if !quarantined.isEmpty { reverts.removeAll { quarantined[$0.stream] != nil } }
     self.quarantined = quarantined
-    self.reverts = reverts
+    // The reverts themselves are let go: the fold needs only what they cancel.
+    cancelled = Replayer.CancelledEvents(reverts: reverts.map(\.revert))
     self.fingerprint = fingerprint
     counts = records.counts
     notices =

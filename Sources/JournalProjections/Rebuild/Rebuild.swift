@@ -261,7 +261,7 @@ struct RebuildRun {
 
   /// Folds a streamed history whole, computing the digest of its ids as it goes.
   mutating func foldFromStart(_ history: StreamedHistory) throws -> Folded {
-    var fold = Replayer.Fold(reverts: history.reverts)
+    var fold = Replayer.Fold(cancelled: history.cancelled)
     var digest = HistoryDigest()
     var lastID = ""
     try history.forEachEvent { event in

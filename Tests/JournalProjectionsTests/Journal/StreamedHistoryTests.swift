@@ -60,14 +60,79 @@ import Testing
       let streamed = try StreamedHistory(store: try FileEventStore(url: url), batchSize: batchSize)
       #expect(streamed.notices == journal.notices)
       #expect(streamed.quarantined == journal.quarantined)
-      #expect(
-        streamed.reverts
-          == journal.history.filter { if case .eventsReverted = $0.event { true } else { false } }
-      )
+      expectSameCancellations(streamed, journal)
       var events: [FoldEvent] = []
       try streamed.forEachEvent { events.append($0) }
       #expect(events == journal.history, "batch size \(batchSize)")
     }
+  }
+
+  /// The two walks over reverts, by string id (held) and by ULID (streamed), cancel the
+  /// same events.
+  func expectSameCancellations(
+    _ streamed: StreamedHistory,
+    _ journal: Journal,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let cancelled = Replayer.cancelledEvents(in: journal.history)
+    #expect(!cancelled.isEmpty, sourceLocation: sourceLocation)
+    #expect(streamed.cancelled.count == cancelled.count, sourceLocation: sourceLocation)
+    #expect(
+      cancelled.keys.allSatisfy(streamed.cancelled.contains),
+      sourceLocation: sourceLocation
+    )
+  }
+
+  /// A random session's events (many undos and redos, redos of redos) written to files, one
+  /// writer per device, each event at its own time.
+  func fileJournal(seed: UInt64, steps: Int) throws -> URL {
+    var session = try RandomSession(seed: seed)
+    for _ in 0..<steps { session.step() }
+    let url = try makeTemporaryDirectory("streamed-random")
+    let log = try EventLog.create(at: url)
+    let events = try session.harness.store.readHistory().events
+    for device in Set(events.map(\.device)).sorted() {
+      let clock = Clock()
+      let writer = try log.openWriter(
+        device: device,
+        options: DeviceWriter.Options(durability: .none, wallClock: { clock.milliseconds })
+      )
+      for event in events where event.device == device {
+        clock.milliseconds = event.milliseconds
+        try writer.append([
+          NewEvent(
+            stream: event.stream,
+            type: event.type,
+            version: event.version,
+            payload: event.payload,
+            id: ULID(event.id)
+          )
+        ])
+      }
+      writer.close()
+    }
+    return url
+  }
+
+  final class Clock: @unchecked Sendable {
+    var milliseconds: Int64 = 0
+  }
+
+  @Test(arguments: 0..<4 as Range<UInt64>)
+  func randomSessionsStreamAsTheyAreHeld(seed: UInt64) throws {
+    let url = try fileJournal(seed: seed, steps: 400)
+    let journal = try Journal(store: try FileEventStore(url: url), newID: { "" })
+    let streamed = try StreamedHistory(store: try FileEventStore(url: url), batchSize: 64)
+    expectSameCancellations(streamed, journal)
+    var events: [FoldEvent] = []
+    try streamed.forEachEvent { events.append($0) }
+    #expect(events == journal.history)
+    let options = RebuildOptions(elapsed: { .zero })
+    let held = try makeTemporaryDirectory("held")
+    let out = try makeTemporaryDirectory("streamed-out")
+    let expected = try Rebuild.run(journal: journal, output: held, full: true, options: options)
+    #expect(try Rebuild.run(streamed: streamed, output: out, options: options) == expected)
+    expectSameFiles(try sampleFiles(in: out), try sampleFiles(in: held))
   }
 
   @Test(arguments: [(4 as UInt64, false), (5, true)])
