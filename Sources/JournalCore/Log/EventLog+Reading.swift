@@ -241,10 +241,20 @@ extension EventLog {
     _ job: SegmentJob,
     device: String
   ) -> Result<SegmentOutcome, JournalError> {
+    openSegment(job, device: device).map { segment in
+      var segment = segment
+      return segment.decode(.max)
+    }
+  }
+
+  /// Reads one segment of `device` and finds its lines, to decode them a run at a time.
+  ///
+  /// A segment refused as a file stops the device (``OpenSegment/stoppedBy``); when resuming
+  /// from a position, that and a changed boundary record are failures.
+  func openSegment(_ job: SegmentJob, device: String) -> Result<OpenSegment, JournalError> {
     let relative = relativePath(device: device, file: job.name)
     // Resuming: read from the boundary record's first byte, to check it.
     let from = job.resume.map { $0.offset - $0.length - 1 } ?? 0
-    var history = DeviceHistory(device: device, records: [], notices: [], stoppedBy: nil)
     let bytes: [UInt8]
     do {
       bytes = try readSegmentFile(device: device, name: job.name, from: from)
@@ -253,41 +263,48 @@ extension EventLog {
       if let resume = job.resume {
         return .failure(positionChanged(device, resume, error.message))
       }
-      return .success(SegmentOutcome(stoppedBy: error))
+      return .success(OpenSegment(stoppedBy: error, device: device))
     }
-    let boundary: JournalError? = bytes.withUnsafeBytes { whole in
-      var buffer = whole
+    return bytes.withUnsafeBytes { whole in
+      var start = 0
       var firstLine = 1
       if let resume = job.resume {
         do throws(JournalError) {
           try checkBoundary(whole, device: device, position: resume)
         } catch {
-          return error
+          return .failure(error)
         }
-        buffer = UnsafeRawBufferPointer(rebasing: whole[(resume.length + 1)...])
+        start = resume.length + 1
         firstLine = resume.line + 1
       }
-      _ = readSegment(
-        buffer,
-        segment: job.number,
+      let buffer = UnsafeRawBufferPointer(rebasing: whole[start...])
+      var segment = OpenSegment(
+        bytes: bytes,
+        start: start,
         offset: job.resume?.offset ?? 0,
-        firstLine: firstLine,
+        lines: segmentLines(buffer, firstLine: firstLine),
+        number: job.number,
         file: relative,
-        device: device,
-        isLast: job.isLast,
-        into: &history
+        device: device
       )
-      return nil
+      if job.isLast {
+        let tail = findTail(buffer, lines: segment.lines, file: relative)
+        if let first = tail.firstTornLine {
+          segment.notices.append(
+            RecoveryNotice(
+              kind: .tornTailNotRead,
+              file: relative,
+              line: segment.lines[first].number,
+              byteCount: buffer.count - tail.validEnd,
+              sideFile: nil,
+              cause: tail.cause ?? "bad record"
+            )
+          )
+          segment.lines.removeSubrange(first...)
+        }
+      }
+      return .success(segment)
     }
-    if let boundary { return .failure(boundary) }
-    return .success(
-      SegmentOutcome(
-        records: history.records,
-        notices: history.notices,
-        position: history.position,
-        stoppedBy: history.stoppedBy
-      )
-    )
   }
 
   /// Checks that `bytes`, read from the start of the boundary record of `position`, start
@@ -318,87 +335,6 @@ extension EventLog {
       line: position.line,
       "\(reason); read the whole history instead"
     )
-  }
-
-  /// Decodes one segment into `history`; returns true when the history must stop.
-  ///
-  /// `buffer` holds the segment from byte `offset` on, starting at line `firstLine`.
-  private func readSegment(
-    _ buffer: UnsafeRawBufferPointer,
-    segment: Int,
-    offset: Int,
-    firstLine: Int,
-    file: String,
-    device: String,
-    isLast: Bool,
-    into history: inout DeviceHistory
-  ) -> Bool {
-    let lines = segmentLines(buffer, firstLine: firstLine)
-    var lastRead: SegmentLine?
-    defer {
-      if let line = lastRead, let record = history.records.last {
-        history.position = DevicePosition(
-          segment: segment,
-          offset: offset + line.range.upperBound + 1,
-          line: line.number,
-          sequence: record.sequence,
-          length: line.range.count,
-          hash: SHA256.hash(UnsafeRawBufferPointer(rebasing: buffer[line.range]))
-        )
-      }
-    }
-    var end = lines.count
-    if isLast {
-      let tail = findTail(buffer, lines: lines, file: file)
-      if let first = tail.firstTornLine {
-        end = first
-        history.notices.append(
-          RecoveryNotice(
-            kind: .tornTailNotRead,
-            file: file,
-            line: lines[first].number,
-            byteCount: buffer.count - tail.validEnd,
-            sideFile: nil,
-            cause: tail.cause ?? "bad record"
-          )
-        )
-      }
-    }
-    var strings = RecordStrings()
-    for line in lines[0..<end] {
-      guard line.isTerminated else {
-        history.stoppedBy = JournalError(
-          .corruptRecord,
-          file: file,
-          line: line.number,
-          "segment ends in a partial line but a later segment exists"
-        )
-        return true
-      }
-      do throws(RecordFailure) {
-        let record = try EventRecord.decode(
-          line: UnsafeRawBufferPointer(rebasing: buffer[line.range]),
-          location: RecordLocation(file: file, line: line.number),
-          strings: &strings
-        )
-        guard record.device == device else {
-          throw RecordFailure(
-            cause: "record names device '\(record.device)' but is stored in '\(device)'"
-          )
-        }
-        history.records.append(record)
-        lastRead = line
-      } catch {
-        history.stoppedBy = JournalError(
-          .corruptRecord,
-          file: file,
-          line: line.number,
-          error.cause
-        )
-        return true
-      }
-    }
-    return false
   }
 
   /// Reads every device and merges them by (`ms`, `lc`, device, sequence).

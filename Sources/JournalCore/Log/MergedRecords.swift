@@ -9,9 +9,9 @@ import Foundation
 /// folders are listed in.
 ///
 /// ``EventLog/readHistory(after:)`` merges devices read whole with it.
-/// ``EventLog/mergedRecords(limits:)`` reads each device a few segments at a time instead, so
-/// a caller that visits every record once holds those segments and the ids seen, not the
-/// history:
+/// ``EventLog/mergedRecords(limits:)`` reads each device a segment at a time instead,
+/// decoding a few thousand records at once, so a caller that visits every record once holds
+/// a segment's bytes per device and the ids seen, not the history:
 ///
 /// ```swift
 /// var records = try log.mergedRecords()
@@ -30,6 +30,8 @@ public struct MergedRecords: Sendable {
     /// The next record of `history.records` to hand on.
     var cursor = 0
     var segments: ArraySlice<EventLog.SegmentJob> = []
+    /// The segment being decoded, a run of lines at a time.
+    var segment: OpenSegment?
     /// Records still to read from this device; nil for all of them.
     var remaining: Int?
     /// Records read from this device so far.
@@ -38,6 +40,9 @@ public struct MergedRecords: Sendable {
     var file = ""
     var fileIndex: UInt32 = 0
   }
+
+  /// How many records of a device are decoded at once, in four chunks on every core.
+  var runLength = 4_096
 
   private let log: EventLog?
   private var sources: [Source]
@@ -84,7 +89,9 @@ public struct MergedRecords: Sendable {
       var best: Int?
       for index in sources.indices {
         if sources[index].cursor == sources[index].history.records.count {
-          guard let log, try Self.refill(&sources[index], log: log) else { continue }
+          guard let log, try Self.refill(&sources[index], log: log, runLength: runLength) else {
+            continue
+          }
         }
         guard let current = best else {
           best = index
@@ -122,38 +129,39 @@ public struct MergedRecords: Sendable {
     return batch
   }
 
-  /// Reads the next segments of `source` into its records, dropping those handed on.
+  /// Decodes the next run of `source`'s records, dropping those handed on.
   ///
-  /// Reads as many segments at once as there are cores. Returns false when the device has
-  /// nothing more to give: it is read to its end or its limit, or stopped by corruption.
-  private static func refill(_ source: inout Source, log: EventLog) throws -> Bool {
+  /// Returns false when the device has nothing more to give: it is read to its end or its
+  /// limit, or stopped by corruption.
+  private static func refill(
+    _ source: inout Source,
+    log: EventLog,
+    runLength: Int
+  ) throws -> Bool {
     source.history.records = []
     source.cursor = 0
     while source.history.records.isEmpty, source.history.stoppedBy == nil,
-      source.remaining.map({ $0 > 0 }) ?? true, !source.segments.isEmpty
+      source.remaining.map({ $0 > 0 }) ?? true
     {
-      let jobs = Array(source.segments.prefix(ProcessInfo.processInfo.activeProcessorCount))
-      source.segments = source.segments.dropFirst(jobs.count)
-      let device = source.history.device
-      let outcomes = jobs.concurrentMap(chunkSize: 1) { log.readSegment($0, device: device) }
-      for outcome in outcomes {
-        var outcome = try outcome.get()
-        var limitReached = false
-        if let remaining = source.remaining, outcome.records.count >= remaining {
-          outcome.records.removeSubrange(remaining...)
-          limitReached = true
-        }
-        source.remaining = source.remaining.map { $0 - outcome.records.count }
-        source.read += outcome.records.count
-        source.history.records += outcome.records
-        source.history.notices += outcome.notices
-        if let position = outcome.position { source.history.position = position }
-        if let error = outcome.stoppedBy { source.history.stoppedBy = error }
-        if limitReached || outcome.stoppedBy != nil {
-          source.segments = []
-          break
-        }
+      var segment: OpenSegment
+      if let current = source.segment, !current.isFinished {
+        segment = current
+      } else {
+        guard let job = source.segments.popFirst() else { break }
+        segment = try log.openSegment(job, device: source.history.device).get()
       }
+      var outcome = segment.decode(
+        min(runLength, source.remaining ?? .max),
+        chunkSize: max(1, runLength / 4)
+      )
+      // A finished segment's bytes are let go at once.
+      source.segment = segment.isFinished ? nil : segment
+      source.remaining = source.remaining.map { $0 - outcome.records.count }
+      source.read += outcome.records.count
+      swap(&source.history.records, &outcome.records)
+      source.history.notices += outcome.notices
+      if let position = outcome.position { source.history.position = position }
+      if let error = outcome.stoppedBy { source.history.stoppedBy = error }
     }
     return !source.history.records.isEmpty
   }

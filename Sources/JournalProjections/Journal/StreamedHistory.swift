@@ -45,7 +45,7 @@ public struct StreamedHistory: Sendable {
   ///   - batchSize: how many records are decoded together, on every core.
   /// - Throws: ``JournalError`` when the files cannot be read; an invalid upcaster registry.
   /// - Complexity: O(events); memory O(segments + batch + reverts), plus the event ids.
-  public init(store: FileEventStore, batchSize: Int = 16_384) throws {
+  public init(store: FileEventStore, batchSize: Int = 4_096) throws {
     log = store.log
     self.batchSize = max(1, batchSize)
     let upcaster = try EventUpcasters.makeUpcaster()

@@ -71,6 +71,8 @@ import Testing
     let whole = try log.readHistory()
     var random = SplitMix64(seed: seed ^ 0xBA7C4)
     var merged = try log.mergedRecords()
+    // Runs of a few records, decoded in chunks of one or more.
+    merged.runLength = 1 + Int(seed % 9)
     var records: [EventRecord] = []
     while case let batch = try merged.next(1 + Int(random.next() % 40)), !batch.isEmpty {
       records += batch
@@ -105,6 +107,7 @@ import Testing
       writer.close()
     }
     var again = try log.mergedRecords(limits: counts)
+    again.runLength = 8
     var records: [EventRecord] = []
     while case let batch = try again.next(7), !batch.isEmpty { records += batch }
     #expect(records == before)
