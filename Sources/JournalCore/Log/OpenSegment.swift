@@ -12,7 +12,7 @@ struct OpenSegment: Sendable {
   /// Where the lines start in `bytes`, and in the file.
   private let start: Int
   private let offset: Int
-  /// The lines to decode: a torn tail is already cut off. Ranges are relative to `start`.
+  /// The lines to decode, a torn tail already cut off, relative to `start`.
   var lines: [SegmentLine]
   private let number: Int
   private let file: String
@@ -53,11 +53,12 @@ struct OpenSegment: Sendable {
 
   /// Decodes up to `count` more lines.
   ///
-  /// The outcome has the records up to the first bad line, which stops the segment (and its
-  /// device), the position after the last record, and, the first time, the notices.
-  ///
-  /// - Parameter chunkSize: decode the run in chunks of this many lines on every core; nil
-  ///   decodes it here.
+  /// - Parameters:
+  ///   - count: how many lines to decode at most.
+  ///   - chunkSize: decode the run in chunks of this many lines on every core; nil decodes
+  ///     it here.
+  /// - Returns: the records up to the first bad line, which stops the segment (and its
+  ///   device), the position after the last record, and, the first time, the notices.
   mutating func decode(_ count: Int, chunkSize: Int? = nil) -> EventLog.SegmentOutcome {
     var outcome = EventLog.SegmentOutcome(notices: notices, stoppedBy: stoppedBy)
     notices = []
