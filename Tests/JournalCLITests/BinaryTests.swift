@@ -58,4 +58,45 @@ import Testing
     #expect(failure.status == 1)
     #expect(failure.err.hasPrefix("error: no journal at"))
   }
+
+  /// The rebuilds of the sample journal: the first into a folder (no checkpoint, so the
+  /// history is read as it is folded), the next (incremental, held) and `--full` (read as it
+  /// is folded) all agree with the checked-in `Projections/`.
+  @Test func rebuildsOfTheSampleAgree() throws {
+    let repository = SampleFreshnessTests.repository
+    let folder = try makeTemporaryDirectory("binary-rebuild")
+    let journal = folder.appendingPathComponent("Journal")
+    try FileManager.default.copyItem(at: repository.appendingPathComponent("Journal"), to: journal)
+    let expected = try SampleFreshnessTests.files(
+      under: repository.appendingPathComponent("Projections")
+    )
+    let first = try run(
+      ["rebuild", "--out", folder.appendingPathComponent("A").path],
+      journal: journal
+    )
+    #expect(first.status == 0, "\(first.err)")
+    #expect(first.err.isEmpty)
+    #expect(
+      first.out.hasPrefix(
+        "full rebuild of A/: \(expected.keys.filter { !$0.hasPrefix(".") }.count) written, 0 removed, 0 unchanged"
+      )
+    )
+    let again = try run(
+      ["rebuild", "--out", folder.appendingPathComponent("A").path],
+      journal: journal
+    )
+    #expect(again.out.hasPrefix("incremental rebuild of A/: 0 written, 0 removed"), "\(again.out)")
+    let full = try run(
+      ["rebuild", "--full", "--out", folder.appendingPathComponent("B").path],
+      journal: journal
+    )
+    #expect(full.status == 0, "\(full.err)")
+    for name in ["A", "B"] {
+      SampleFreshnessTests.expectSame(
+        try SampleFreshnessTests.files(under: folder.appendingPathComponent(name)),
+        expected,
+        name
+      )
+    }
+  }
 }

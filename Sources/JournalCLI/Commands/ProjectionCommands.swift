@@ -13,7 +13,9 @@ enum ProjectionCommands {
       rebuild wrote and that no longer exist are removed; files it did not write
       are never touched (a differing one is reported as a conflict, exit 1).
       Documents of quarantined streams are left as they are. A checkpoint makes
-      the next rebuild fold only new events; --full ignores it.
+      the next rebuild fold only new events; --full ignores it. A rebuild that
+      folds the whole history reads it twice rather than holding it: its memory
+      grows with the documents, not with the events.
       """,
     options: [
       OptionSpec(
@@ -32,9 +34,9 @@ enum ProjectionCommands {
     let progress = Progress("rebuilding", console: invocation.console)
     let report: RebuildReport
     let quarantined: [String: String]
-    if full, invocation.string("as-of") == nil {
-      // A full rebuild reads the history as it folds it: its memory grows with the
-      // documents, not with the history.
+    if full || !Rebuild.hasCheckpoint(in: output), invocation.string("as-of") == nil {
+      // A rebuild that folds the whole history reads it as it folds it: its memory grows
+      // with the documents, not with the history.
       let store = try FileEventStore(url: try JournalSession.journalURL(invocation))
       let history = try StreamedHistory(store: store)
       for notice in history.notices { invocation.console.error("warning: \(notice)") }

@@ -72,6 +72,13 @@ public enum Rebuild {
     return try run.execute(full: full)
   }
 
+  /// Whether `output` holds a checkpoint an incremental rebuild could start from; without
+  /// one, every rebuild folds the whole history and can read it as it folds it
+  /// (``run(streamed:output:progress:options:)``).
+  public static func hasCheckpoint(in output: URL) -> Bool {
+    FileManager.default.fileExists(atPath: output.appendingPathComponent(Checkpoint.headPath).path)
+  }
+
   /// Rebuilds every document of a journal read as it is folded: a full rebuild whose memory
   /// grows with the documents, not with the history.
   ///
