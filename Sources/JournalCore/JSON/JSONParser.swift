@@ -260,13 +260,20 @@ struct JSONParser {
     guard peek() == UInt8(ascii: "\"") else { return nil }
     var position = index + 1
     // Eight bytes at a time while none is a quote, a backslash, a control character or
-    // non-ASCII; the byte loop below finds which one stopped it.
+    // non-ASCII; the first that is ends the string when it is the quote.
     if let base = bytes.baseAddress {
       while position + 8 <= bytes.count {
         let word = UInt64(
           littleEndian: base.loadUnaligned(fromByteOffset: position, as: UInt64.self)
         )
-        if plainStringStop(in: word) { break }
+        let stops = plainStringStops(in: word)
+        if stops != 0 {
+          let stop = position + stops.trailingZeroBitCount >> 3
+          guard bytes[stop] == UInt8(ascii: "\"") else { return nil }
+          let range = index + 1..<stop
+          index = stop + 1
+          return range
+        }
         position += 8
       }
     }
@@ -412,13 +419,16 @@ struct JSONParser {
   }
 }
 
-/// Whether one of the eight bytes of `word` ends a plain string's fast scan.
+/// Which of the eight bytes of `word` end a plain string's fast scan.
 ///
-/// Those are a `"`, a `\`, a byte below 0x20 and a byte of 0x80 and above. Exact for words of
-/// ASCII bytes (the classic "has a zero byte" test on `word ^ pattern` and `word - 0x20…`);
-/// any high bit stops it too.
+/// Those are a `"`, a `\`, a byte below 0x20 and a byte of 0x80 and above (the classic "has
+/// a zero byte" test on `word ^ pattern` and `word - 0x20…`, and the high bits).
+///
+/// Returns the high bit of each byte that stops it, and perhaps of bytes after the first
+/// (a borrow only runs upwards), so the lowest set bit marks the first stop in memory order
+/// (the word is read little-endian); zero when no byte stops it.
 @inline(__always)
-private func plainStringStop(in word: UInt64) -> Bool {
+func plainStringStops(in word: UInt64) -> UInt64 {
   let ones: UInt64 = 0x0101_0101_0101_0101
   let highs: UInt64 = 0x8080_8080_8080_8080
   let quotes = word ^ (ones &* 0x22)
@@ -426,7 +436,18 @@ private func plainStringStop(in word: UInt64) -> Bool {
   let hasQuote = (quotes &- ones) & ~quotes & highs
   let hasBackslash = (backslashes &- ones) & ~backslashes & highs
   let hasControl = (word &- ones &* 0x20) & ~word & highs
-  return (hasQuote | hasBackslash | hasControl | (word & highs)) != 0
+  return hasQuote | hasBackslash | hasControl | (word & highs)
+}
+
+/// The high bit of each byte of `word` that is a quote or a backslash, and perhaps of bytes
+/// after the first; the lowest set bit marks the first (see ``plainStringStops(in:)``).
+@inline(__always)
+func quoteOrBackslashStops(in word: UInt64) -> UInt64 {
+  let ones: UInt64 = 0x0101_0101_0101_0101
+  let highs: UInt64 = 0x8080_8080_8080_8080
+  let quotes = word ^ (ones &* 0x22)
+  let backslashes = word ^ (ones &* 0x5C)
+  return ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes) & highs
 }
 
 @inline(__always)

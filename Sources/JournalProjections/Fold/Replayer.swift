@@ -42,13 +42,25 @@ public enum Replayer {
   )
     -> [String: String]
   {
-    // Only reverts change the walk: other events are looked up by the fold.
-    walk(
-      history.lazy.compactMap { e in
-        guard case .eventsReverted(let revert) = e.event else { return nil }
-        return (e.storedID, revert.eventIDs, e.id)
-      }
-    )
+    // Only reverts change the walk: other events are looked up by the fold. They are
+    // found in place, as copying every event out of the history would cost more than the
+    // walk.
+    let reverts =
+      history.withContiguousStorageIfAvailable(Self.reverts)
+      ?? Array(history).withUnsafeBufferPointer(Self.reverts)
+    return walk(reverts)
+  }
+
+  /// The reverts among `events`, in order, as the walk reads them.
+  private static func reverts(
+    in events: UnsafeBufferPointer<FoldEvent>
+  ) -> [(String, [String], String)] {
+    var reverts: [(String, [String], String)] = []
+    for index in events.indices {
+      guard case .eventsReverted(let revert) = events[index].event else { continue }
+      reverts.append((events[index].storedID, revert.eventIDs, events[index].id))
+    }
+    return reverts
   }
 
   /// The walk of both: `reverts` are (the revert's stored id, the stored ids it names, what

@@ -192,6 +192,28 @@ extension JSONPayloadTests {
 extension JSONPayloadTests {
   /// The plain-string scan reads eight bytes at a time: every stopping byte must be seen at
   /// every position of a word, and every other byte let through.
+  /// Skipping a checked string finds its closing quote past an escaped quote or backslash
+  /// at every position of a word.
+  @Test func checkedStringSkipStepsOverEscapesAtEveryPosition() throws {
+    for length in 0..<20 {
+      for position in 0...length {
+        for escape in [#"\""#, #"\\"#, #"\u00e9"#, "é"] {
+          var content = String(repeating: "a", count: length)
+          content.insert(
+            contentsOf: escape,
+            at: content.index(content.startIndex, offsetBy: position)
+          )
+          let text = #"{"s":""# + content + #"","n":7}"#
+          let payload = try JSONPayload(checking: Array(text.utf8))
+          let object = try #require(try payload.slice().object)
+          #expect(object["n"]?.intValue == 7, "\(escape) at \(position) of \(length)")
+          let expected = try JSONValue.parse(Array(text.utf8))
+          #expect(object["s"]?.stringValue == expected["s"]?.stringValue)
+        }
+      }
+    }
+  }
+
   @Test func plainStringScanStopsAtEveryPosition() {
     let stops: [UInt8] = [0x5C, 0x00, 0x01, 0x1F, 0x80, 0xC3, 0xFF]
     let passes: [UInt8] = [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7E, 0x7F, 0x41]
@@ -200,13 +222,16 @@ extension JSONPayloadTests {
         for byte in stops + passes where length > 0 {
           var content = [UInt8](repeating: UInt8(ascii: "a"), count: length)
           content[position] = byte
-          let text = [UInt8(ascii: "\"")] + content + [UInt8(ascii: "\""), UInt8(ascii: "x")]
-          let range = text.withUnsafeBytes { buffer -> Range<Int>? in
-            var parser = JSONParser(buffer)
-            return parser.parsePlainString()
+          // A stop after the closing quote, in the same word, changes nothing.
+          for after in [UInt8(ascii: "x"), 0x5C, 0x01, 0xC3] {
+            let text = [UInt8(ascii: "\"")] + content + [UInt8(ascii: "\""), after]
+            let range = text.withUnsafeBytes { buffer -> Range<Int>? in
+              var parser = JSONParser(buffer)
+              return parser.parsePlainString()
+            }
+            let expected = stops.contains(byte) ? nil : 1..<(1 + length)
+            #expect(range == expected, "byte \(byte) at \(position) of \(length)")
           }
-          let expected = stops.contains(byte) ? nil : 1..<(1 + length)
-          #expect(range == expected, "byte \(byte) at \(position) of \(length)")
         }
         let text = Array(("\"" + String(repeating: "b", count: length) + "\"").utf8)
         let range = text.withUnsafeBytes { buffer -> Range<Int>? in
