@@ -190,8 +190,6 @@ extension JSONPayloadTests {
 }
 
 extension JSONPayloadTests {
-  /// The plain-string scan reads eight bytes at a time: every stopping byte must be seen at
-  /// every position of a word, and every other byte let through.
   /// Skipping a checked string finds its closing quote past an escaped quote or backslash
   /// at every position of a word.
   @Test func checkedStringSkipStepsOverEscapesAtEveryPosition() throws {
@@ -214,6 +212,8 @@ extension JSONPayloadTests {
     }
   }
 
+  /// The plain-string scan reads eight bytes at a time: every stopping byte must be seen at
+  /// every position of a word, and every other byte let through.
   @Test func plainStringScanStopsAtEveryPosition() {
     let stops: [UInt8] = [0x5C, 0x00, 0x01, 0x1F, 0x80, 0xC3, 0xFF]
     let passes: [UInt8] = [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7E, 0x7F, 0x41]
