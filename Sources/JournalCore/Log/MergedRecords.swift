@@ -194,7 +194,7 @@ public struct MergedRecords: Sendable {
 }
 
 extension EventLog {
-  /// Every device's records merged, read a few segments at a time; see ``MergedRecords``.
+  /// Every device's records merged, read a segment at a time; see ``MergedRecords``.
   ///
   /// - Parameter limits: how many records to read from each device, as ``MergedRecords/counts``
   ///   of an earlier read gives them: a device not named is not read. Nil reads everything.
