@@ -33,6 +33,68 @@ extension Array where Element: Sendable {
   }
 }
 
+extension Array where Element: Sendable {
+  /// `map(transform)` on every core when `transform` gives a value for every element; nil when
+  /// it gives nil for any (whatever was made is let go).
+  ///
+  /// Each chunk writes its part of the result in place and keeps its own `state` (a cache
+  /// shared by neighbouring elements, say), so nothing is copied afterwards.
+  ///
+  /// - Parameters:
+  ///   - chunkSize: how many elements one task maps.
+  ///   - state: makes each chunk's state.
+  ///   - transform: maps one element with its chunk's state; nil gives up.
+  /// - Returns: the mapped elements in order, or nil.
+  public func concurrentMapIfAll<T, State>(
+    chunkSize: Int = 16_384,
+    state: @Sendable () -> State,
+    _ transform: @Sendable (Element, inout State) -> T?
+  ) -> [T]? {
+    precondition(chunkSize > 0, "a chunk holds at least one element")
+    let chunks = Swift.max(1, (count + chunkSize - 1) / chunkSize)
+    let total = count
+    var complete = true
+    let result = [T](unsafeUninitializedCapacity: total) { buffer, initialized in
+      // How many elements each chunk made, from its start.
+      let made = UnsafeMutableBufferPointer<Int>.allocate(capacity: chunks)
+      made.initialize(repeating: 0)
+      defer { made.deallocate() }
+      withUnsafeBufferPointer { source in
+        let pointers = ChunkPointers(source: source, target: buffer)
+        let counts = CountPointer(base: made)
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+          let start = chunk * chunkSize
+          var state = state()
+          for index in start..<Swift.min(total, start + chunkSize) {
+            guard let value = transform(pointers.source[index], &state) else { return }
+            pointers.target.initializeElement(at: index, to: value)
+            counts.base[chunk] += 1
+          }
+        }
+      }
+      for chunk in 0..<chunks {
+        let start = chunk * chunkSize
+        guard made[chunk] < Swift.min(total, start + chunkSize) - start else { continue }
+        complete = false
+      }
+      if complete {
+        initialized = total
+      } else {
+        for chunk in 0..<chunks where made[chunk] > 0 {
+          buffer.baseAddress?.advanced(by: chunk * chunkSize).deinitialize(count: made[chunk])
+        }
+        initialized = 0
+      }
+    }
+    return complete ? result : nil
+  }
+}
+
+/// Per-chunk counters of a concurrent map: each task touches its own slot only.
+private struct CountPointer: @unchecked Sendable {
+  let base: UnsafeMutableBufferPointer<Int>
+}
+
 /// The source and result buffers of a concurrent map: each task touches its own indices only.
 private struct ChunkPointers<Source, Target>: @unchecked Sendable {
   let source: UnsafeBufferPointer<Source>

@@ -62,20 +62,24 @@ public final class Journal: @unchecked Sendable {
     }
     var quarantined: [String: String] = [:]
     var notices = storeNotices
-    // Decode in chunks on every core; then, in order, quarantine the streams that failed.
-    var chunks = Self.decodeChunks(stored, upcaster: upcaster)
     var history: [FoldEvent] = []
-    if chunks.allSatisfy(\.failures.isEmpty) {
-      history.reserveCapacity(chunks.reduce(0) { $0 + $1.events.count })
-      // Each chunk is let go once copied, so the history is not held twice.
-      for index in chunks.indices {
-        history += chunks[index].events
-        chunks[index].events = []
-      }
+    if let decoded = Self.decodeCurrent(stored, upcaster: upcaster) {
+      history = decoded
     } else {
-      history.reserveCapacity(stored.count)
-      Self.sift(chunks, of: stored, quarantined: &quarantined, notices: &notices) {
-        history += $0
+      // Decode in chunks on every core; then, in order, quarantine the streams that failed.
+      var chunks = Self.decodeChunks(stored, upcaster: upcaster)
+      if chunks.allSatisfy(\.failures.isEmpty) {
+        history.reserveCapacity(chunks.reduce(0) { $0 + $1.events.count })
+        // Each chunk is let go once copied, so the history is not held twice.
+        for index in chunks.indices {
+          history += chunks[index].events
+          chunks[index].events = []
+        }
+      } else {
+        history.reserveCapacity(stored.count)
+        Self.sift(chunks, of: stored, quarantined: &quarantined, notices: &notices) {
+          history += $0
+        }
       }
     }
     // A stream quarantined late loses its earlier events too: its documents stay as they are.
@@ -98,6 +102,20 @@ public final class Journal: @unchecked Sendable {
     var ends: [Int] = []
     /// Why stored events failed, by their offset in the chunk.
     var failures: [Int: DecodeFailure] = [:]
+  }
+
+  /// The events of `stored` when every one is at its type's current version and decodes:
+  /// one event each, decoded on every core straight into place; nil otherwise (then
+  /// ``decodeChunks(_:upcaster:size:)`` decodes them, and says which failed).
+  static func decodeCurrent(_ stored: [StoredEvent], upcaster: Upcaster) -> [FoldEvent]? {
+    // Checked first, as a journal that needs upcasting would otherwise be decoded twice.
+    guard stored.allSatisfy({ upcaster.currentVersions[$0.type] == $0.version }) else {
+      return nil
+    }
+    return stored.concurrentMapIfAll(state: { StreamIDs() }) { record, streamIDs in
+      let ids = (stored: FoldEvent.storedID(of: record.id), stream: streamIDs.id(of: record.stream))
+      return try? foldEvent(record, ids, type: record.type, payload: record.storedPayload, part: 0)
+    }
   }
 
   /// Walks decoded chunks in stored order, applying the quarantine rule.
