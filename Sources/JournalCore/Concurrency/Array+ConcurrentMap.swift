@@ -37,17 +37,17 @@ extension Array where Element: Sendable {
   /// `map(transform)` on every core when `transform` gives a value for every element; nil when
   /// it gives nil for any (whatever was made is let go).
   ///
-  /// Each chunk writes its part of the result in place and keeps its own `state` (a cache
-  /// shared by neighbouring elements, say), so nothing is copied afterwards.
+  /// Each chunk writes its part of the result in place and keeps its own copy of `state` (a
+  /// cache shared by neighbouring elements, say), so nothing is copied afterwards.
   ///
   /// - Parameters:
   ///   - chunkSize: how many elements one task maps.
-  ///   - state: makes each chunk's state.
+  ///   - state: each chunk's state, as it starts.
   ///   - transform: maps one element with its chunk's state; nil gives up.
   /// - Returns: the mapped elements in order, or nil.
-  public func concurrentMapIfAll<T, State>(
+  public func concurrentMapIfAll<T, State: Sendable>(
     chunkSize: Int = 16_384,
-    state: @Sendable () -> State,
+    state: State,
     _ transform: @Sendable (Element, inout State) -> T?
   ) -> [T]? {
     precondition(chunkSize > 0, "a chunk holds at least one element")
@@ -64,7 +64,7 @@ extension Array where Element: Sendable {
         let counts = CountPointer(base: made)
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
           let start = chunk * chunkSize
-          var state = state()
+          var state = state
           for index in start..<Swift.min(total, start + chunkSize) {
             guard let value = transform(pointers.source[index], &state) else { return }
             pointers.target.initializeElement(at: index, to: value)

@@ -112,7 +112,7 @@ public final class Journal: @unchecked Sendable {
     guard stored.allSatisfy({ upcaster.currentVersions[$0.type] == $0.version }) else {
       return nil
     }
-    return stored.concurrentMapIfAll(state: { StreamIDs() }) { record, streamIDs in
+    return stored.concurrentMapIfAll(state: StreamIDs()) { record, streamIDs in
       let ids = (stored: FoldEvent.storedID(of: record.id), stream: streamIDs.id(of: record.stream))
       return try? foldEvent(record, ids, type: record.type, payload: record.storedPayload, part: 0)
     }

@@ -37,7 +37,7 @@ import Testing
   func mapIfAllGivesEveryElementInOrder(count: Int) {
     let numbers = Array(0..<count)
     // Each chunk's state counts its elements: it must start afresh per chunk.
-    let mapped = numbers.concurrentMapIfAll(chunkSize: 1_000, state: { 0 }) { number, seen in
+    let mapped = numbers.concurrentMapIfAll(chunkSize: 1_000, state: 0) { number, seen in
       seen += 1
       return (number, seen)
     }
@@ -49,12 +49,12 @@ import Testing
   func mapIfAllGivesUpAndLetsGoOfWhatItMade(failing: Int) {
     let numbers = Array(0..<25_000)
     let counter = Counter()
-    let mapped = numbers.concurrentMapIfAll(chunkSize: 1_000, state: { () }) { number, _ in
+    let mapped = numbers.concurrentMapIfAll(chunkSize: 1_000, state: ()) { number, _ in
       number == failing ? nil : Tracked(number, counter)
     }
     #expect(mapped == nil)
     #expect(counter.alive == 0)
-    let all = numbers.concurrentMapIfAll(chunkSize: 1_000, state: { () }) { number, _ in
+    let all = numbers.concurrentMapIfAll(chunkSize: 1_000, state: ()) { number, _ in
       Tracked(number, counter)
     }
     #expect(all?.map(\.value) == numbers)
