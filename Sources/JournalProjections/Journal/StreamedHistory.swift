@@ -11,7 +11,7 @@ import JournalCore
 /// hands on the events exactly as ``Journal/history`` holds them, reading each device no
 /// further than the scan did.
 ///
-/// Memory holds a few segments, one batch of decoded events, 16 bytes per cancelled event
+/// Memory holds a segment per device, one batch of decoded events, 16 bytes per cancelled event
 /// and, while reading, about 24 bytes per event id (to skip redelivered events): never the
 /// history.
 ///
