@@ -19,7 +19,10 @@ import JournalCore
 /// - paths come from ids and are checked before use; symbolic links inside the
 ///   output folder are never followed;
 /// - `.journal-checkpoint/` caches the folded state so that the next rebuild
-///   folds only new events; it is only a cache.
+///   folds only new events; it is only a cache;
+/// - a rebuild of the whole history can read it as it folds it
+///   (``run(streamed:output:progress:options:)``), so that its memory grows with
+///   the documents, not with the events.
 public enum Rebuild {
   /// The name of the ownership manifest's folder in the output folder.
   public static let manifestName = ProjectionManifest.folder
@@ -86,8 +89,8 @@ public enum Rebuild {
   /// ``run(journal:output:asOf:full:progress:options:)`` writes with `full` set; the
   /// history is read twice (``StreamedHistory``).
   ///
-  /// - Throws: ``RebuildError``; ``StreamedHistoryChanged`` (before anything is written)
-  ///   when the journal's files change between the scan and the fold.
+  /// - Throws: ``RebuildError``; ``StreamedHistoryChanged`` (before any document is
+  ///   written) when the journal's files change between the scan and the fold.
   @discardableResult
   public static func run(
     streamed history: StreamedHistory,
