@@ -121,4 +121,28 @@ import Testing
     #expect(try merged.next(10).isEmpty)
     #expect(merged.notices.isEmpty && merged.errors.isEmpty && merged.counts.isEmpty)
   }
+
+  /// A segment that cannot be read (an I/O error on the n-th read) ends the streamed read
+  /// with an error naming the file, as it ends a whole read; nothing crashes.
+  @Test(arguments: 1...6)
+  func aFailedSegmentReadIsAnErrorNamingItsFile(call: Int) throws {
+    let source = try makeJournal(seed: 4, devices: ["phone", "watch"])
+    for whole in [false, true] {
+      let faulty = FaultyFileIO()
+      let log = try EventLog(at: source.url, fileIO: faulty)
+      faulty.inject(.read, call: call, .fail(EIO))
+      do {
+        if whole {
+          _ = try log.readHistory()
+        } else {
+          var merged = try log.mergedRecords()
+          while case let batch = try merged.next(25), !batch.isEmpty {}
+        }
+        Issue.record("read \(call) failed but the \(whole ? "whole" : "streamed") read did not")
+      } catch let error as JournalError {
+        #expect(error.kind == .io)
+        #expect(error.file?.hasPrefix("devices/") == true, "\(error)")
+      }
+    }
+  }
 }
