@@ -431,12 +431,8 @@ struct JSONParser {
 func plainStringStops(in word: UInt64) -> UInt64 {
   let ones: UInt64 = 0x0101_0101_0101_0101
   let highs: UInt64 = 0x8080_8080_8080_8080
-  let quotes = word ^ (ones &* 0x22)
-  let backslashes = word ^ (ones &* 0x5C)
-  let hasQuote = (quotes &- ones) & ~quotes & highs
-  let hasBackslash = (backslashes &- ones) & ~backslashes & highs
   let hasControl = (word &- ones &* 0x20) & ~word & highs
-  return hasQuote | hasBackslash | hasControl | (word & highs)
+  return quoteOrBackslashStops(in: word) | hasControl | (word & highs)
 }
 
 /// The high bit of each byte of `word` that is a quote or a backslash, and perhaps of bytes

@@ -59,20 +59,15 @@ public enum Rebuild {
     progress: ((Int, Int) -> Void)? = nil,
     options: RebuildOptions = RebuildOptions()
   ) throws -> RebuildReport {
-    let writer = DocumentTreeWriter(root: output, failAfterWrites: options._failAfterWrites)
-    try writer.makeRoot()
-    let lock = try writer.lock(Rebuild.lockName)
-    defer { writer.unlock(lock) }
-    var run = RebuildRun(
-      source: .held(journal.history, journal.historyDigest()),
+    try run(
+      .held(journal.history, journal.historyDigest()),
       quarantined: journal.quarantined,
+      output: output,
       asOf: asOf,
-      writer: writer,
-      manifest: try ProjectionManifest.open(writer),
-      elapsed: options.elapsed,
-      progress: progress
+      full: full,
+      progress: progress,
+      options: options
     )
-    return try run.execute(full: full)
   }
 
   /// Whether `output` holds a checkpoint an incremental rebuild could start from; without
@@ -98,20 +93,41 @@ public enum Rebuild {
     progress: ((Int, Int) -> Void)? = nil,
     options: RebuildOptions = RebuildOptions()
   ) throws -> RebuildReport {
+    try run(
+      .streamed(history),
+      quarantined: history.quarantined,
+      output: output,
+      asOf: nil,
+      full: true,
+      progress: progress,
+      options: options
+    )
+  }
+
+  /// Locks `output` and runs one rebuild of `source` into it.
+  private static func run(
+    _ source: RebuildRun.Source,
+    quarantined: [String: String],
+    output: URL,
+    asOf: Replayer.Point?,
+    full: Bool,
+    progress: ((Int, Int) -> Void)?,
+    options: RebuildOptions
+  ) throws -> RebuildReport {
     let writer = DocumentTreeWriter(root: output, failAfterWrites: options._failAfterWrites)
     try writer.makeRoot()
     let lock = try writer.lock(Rebuild.lockName)
     defer { writer.unlock(lock) }
     var run = RebuildRun(
-      source: .streamed(history),
-      quarantined: history.quarantined,
-      asOf: nil,
+      source: source,
+      quarantined: quarantined,
+      asOf: asOf,
       writer: writer,
       manifest: try ProjectionManifest.open(writer),
       elapsed: options.elapsed,
       progress: progress
     )
-    return try run.execute(full: true)
+    return try run.execute(full: full)
   }
 }
 
