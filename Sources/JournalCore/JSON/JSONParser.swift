@@ -428,7 +428,7 @@ struct JSONParser {
 /// (a borrow only runs upwards), so the lowest set bit marks the first stop in memory order
 /// (the word is read little-endian); zero when no byte stops it.
 @inline(__always)
-func plainStringStops(in word: UInt64) -> UInt64 {
+private func plainStringStops(in word: UInt64) -> UInt64 {
   let ones: UInt64 = 0x0101_0101_0101_0101
   let highs: UInt64 = 0x8080_8080_8080_8080
   let hasControl = (word &- ones &* 0x20) & ~word & highs
