@@ -22,7 +22,7 @@ enum ReadCommands {
     do {
       workout = try state.workout(reference)
     } catch {
-      guard reference == nil, let latest = state.liveWorkouts.last else { throw error }
+      guard reference == nil, let latest = state.latestLiveWorkout else { throw error }
       workout = latest
     }
     if invocation.wantsJSON {

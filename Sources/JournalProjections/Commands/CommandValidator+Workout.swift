@@ -151,8 +151,8 @@ extension CommandValidator {
     do {
       workout = try state.workout(reference)
     } catch {
-      guard reference == nil, latestIfNoneOpen, let latest = state.liveWorkouts.last,
-        !state.liveWorkouts.contains(where: { !$0.document.status.isResolved })
+      guard reference == nil, latestIfNoneOpen, state.openWorkouts.isEmpty,
+        let latest = state.latestLiveWorkout
       else { throw error }
       workout = latest
     }

@@ -25,9 +25,8 @@ extension JournalState {
     if let reference, let exact = workouts[reference.uppercased()], exact.deletedAt == nil {
       return exact
     }
-    let live = liveWorkouts
     guard let reference else {
-      let open = live.filter { !$0.document.status.isResolved }
+      let open = openWorkouts
       if open.count == 1, let only = open.first { return only }
       if open.isEmpty {
         throw CommandError(
@@ -51,7 +50,7 @@ extension JournalState {
     }
     return try Self.pick(
       reference,
-      among: live,
+      among: liveWorkouts,
       what: "workout",
       id: \.document.id,
       names: { _ in [] }

@@ -76,10 +76,30 @@ public struct JournalState: Sendable {
     }
   }
 
-  /// Live workouts, oldest first.
+  /// Live workouts, oldest first (by start, then id).
   public var liveWorkouts: [WorkoutState] {
-    workouts.values.filter { $0.deletedAt == nil }.sorted {
-      ($0.document.start, $0.document.id) < ($1.document.start, $1.document.id)
+    workouts.values.filter { $0.deletedAt == nil }.sorted(by: Self.startsBefore)
+  }
+
+  /// The last of ``liveWorkouts``, found in one pass: a command that needs only the newest
+  /// workout does not copy and sort every workout of the journal.
+  public var latestLiveWorkout: WorkoutState? {
+    var latest: WorkoutState?
+    for workout in workouts.values where workout.deletedAt == nil {
+      if let current = latest, !Self.startsBefore(current, workout) { continue }
+      latest = workout
     }
+    return latest
+  }
+
+  /// The live workouts still in progress (not completed or skipped), oldest first.
+  public var openWorkouts: [WorkoutState] {
+    workouts.values.filter { $0.deletedAt == nil && !$0.document.status.isResolved }
+      .sorted(by: Self.startsBefore)
+  }
+
+  /// The order of ``liveWorkouts``: by start, then id.
+  static func startsBefore(_ a: WorkoutState, _ b: WorkoutState) -> Bool {
+    (a.document.start, a.document.id) < (b.document.start, b.document.id)
   }
 }
