@@ -119,8 +119,9 @@ public struct SHA256: Sendable {
           for i in 16..<64 {
             let x = w[i - 15]
             let y = w[i - 2]
-            let s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x >> 3)
-            let s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >> 10)
+            // σ0 = ROTR7 ^ ROTR18 ^ SHR3, σ1 = ROTR17 ^ ROTR19 ^ SHR10, rotations nested.
+            let s0 = rotr(x ^ rotr(x, 11), 7) ^ (x >> 3)
+            let s1 = rotr(y ^ rotr(y, 2), 17) ^ (y >> 10)
             w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
           }
           var a = h0
@@ -131,21 +132,19 @@ public struct SHA256: Sendable {
           var f = h5
           var g = h6
           var h = h7
-          for i in 0..<64 {
-            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-            let ch = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ ch &+ k[i] &+ w[i]
-            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-            let maj = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ maj
-            h = g
-            g = f
-            f = e
-            e = d &+ t1
-            d = c
-            c = b
-            b = a
-            a = t1 &+ t2
+          // Eight rounds at a time, the registers' roles rotating instead of their values
+          // moving from one variable to the next.
+          var i = 0
+          while i < 64 {
+            round(a, b, c, &d, e, f, g, &h, k[i] &+ w[i])
+            round(h, a, b, &c, d, e, f, &g, k[i + 1] &+ w[i + 1])
+            round(g, h, a, &b, c, d, e, &f, k[i + 2] &+ w[i + 2])
+            round(f, g, h, &a, b, c, d, &e, k[i + 3] &+ w[i + 3])
+            round(e, f, g, &h, a, b, c, &d, k[i + 4] &+ w[i + 4])
+            round(d, e, f, &g, h, a, b, &c, k[i + 5] &+ w[i + 5])
+            round(c, d, e, &f, g, h, a, &b, k[i + 6] &+ w[i + 6])
+            round(b, c, d, &e, f, g, h, &a, k[i + 7] &+ w[i + 7])
+            i += 8
           }
           h0 &+= a
           h1 &+= b
@@ -177,6 +176,30 @@ public struct SHA256: Sendable {
 
 @inline(__always)
 private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x &>> n) | (x &<< (32 &- n)) }
+
+/// One SHA-256 round on the working variables named in their order for this round:
+/// `d` gains T1 and `h` becomes T1 + T2 (FIPS 180-4, 6.2.2), `kw` being K[t] + W[t].
+@inline(__always)
+private func round(
+  _ a: UInt32,
+  _ b: UInt32,
+  _ c: UInt32,
+  _ d: inout UInt32,
+  _ e: UInt32,
+  _ f: UInt32,
+  _ g: UInt32,
+  _ h: inout UInt32,
+  _ kw: UInt32
+) {
+  // Σ1(e) = ROTR6(e) ^ ROTR11(e) ^ ROTR25(e) and Σ0(a) = ROTR2(a) ^ ROTR13(a) ^ ROTR22(a),
+  // each written with nested rotations so that no copy of `e` or `a` is kept.
+  let sigma1 = rotr(e ^ rotr(e ^ rotr(e, 14), 5), 6)
+  let sigma0 = rotr(a ^ rotr(a ^ rotr(a, 9), 11), 2)
+  let t1 = h &+ sigma1 &+ (g ^ (e & (f ^ g))) &+ kw
+  let t2 = sigma0 &+ ((a & b) | (c & (a | b)))
+  d &+= t1
+  h = t1 &+ t2
+}
 
 /// A 32-byte SHA-256 digest, written as 64 lowercase hexadecimal digits.
 public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
