@@ -45,18 +45,22 @@ public struct ULID: Sendable, Hashable, Comparable, CustomStringConvertible,
 
   /// Parses the canonical form from ASCII bytes.
   init?(utf8 description: UnsafeRawBufferPointer) {
+    guard description.count == 26 else { return nil }
     var high: UInt64 = 0
     var low: UInt64 = 0
-    var count = 0
-    for byte in description {
-      guard count < 26, let value = ULID.decodeTable[Int(byte)] else { return nil }
-      if count == 0 && value > 7 { return nil }
-      // Shift the 128-bit number left by 5 and add the digit.
-      high = high << 5 | low >> 59
-      low = low << 5 | UInt64(value)
-      count += 1
+    // A byte outside the alphabet sets a bit above the five of a digit in `invalid`.
+    var invalid: UInt8 = 0
+    ULID.decodeTable.withUnsafeBufferPointer { table in
+      for byte in description {
+        let value = table[Int(byte)]
+        invalid |= value
+        // Shift the 128-bit number left by 5 and add the digit.
+        high = high << 5 | low >> 59
+        low = low << 5 | UInt64(value & 0x1F)
+      }
     }
-    guard count == 26 else { return nil }
+    // The first digit carries the top three bits of 128: at most 7.
+    guard invalid & ~0x1F == 0, description[0] <= UInt8(ascii: "7") else { return nil }
     self.init(high: high, low: low)
   }
 
@@ -84,8 +88,9 @@ public struct ULID: Sendable, Hashable, Comparable, CustomStringConvertible,
 
   private static let alphabet: [UInt8] = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)
 
-  private static let decodeTable: [UInt8?] = {
-    var table = [UInt8?](repeating: nil, count: 256)
+  /// Each byte's digit value, 0xFF for bytes outside the alphabet.
+  private static let decodeTable: [UInt8] = {
+    var table = [UInt8](repeating: 0xFF, count: 256)
     for (value, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(value) }
     return table
   }()

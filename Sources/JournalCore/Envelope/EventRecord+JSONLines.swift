@@ -148,12 +148,8 @@ extension EventRecord {
     guard line[count - 2] == UInt8(ascii: "\""), line[count - 1] == UInt8(ascii: "}") else {
       throw RecordFailure(cause: "missing checksum")
     }
-    var stored: UInt32 = 0
-    for position in (suffixStart + checksumPrefix.count)..<(count - 2) {
-      guard let nibble = lowercaseHexValue(line[position]) else {
-        throw RecordFailure(cause: "malformed checksum")
-      }
-      stored = stored << 4 | UInt32(nibble)
+    guard let stored = hexWord(line, at: suffixStart + checksumPrefix.count) else {
+      throw RecordFailure(cause: "malformed checksum")
     }
     let computed = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: line[0..<suffixStart]))
     guard stored == computed else {
@@ -236,9 +232,11 @@ extension EventRecord {
         }
         previousHash = digest
       case .dev:
+        // Checked once per name: the next record usually repeats it (and shares its storage).
         guard let text = try parseText(&parser, line: line, cache: &strings.device),
-          EventLog.isValidDeviceName(text)
+          text == strings.checkedDevice || EventLog.isValidDeviceName(text)
         else { throw RecordFailure(cause: "'dev' is not a device name") }
+        strings.checkedDevice = text
         device = text
       case .stream:
         guard let text = try parseText(&parser, line: line, cache: &strings.stream), !text.isEmpty
@@ -337,28 +335,29 @@ private let envelopeKeys = [
 private enum EnvelopeKey: Int, CustomStringConvertible {
   case id, dev, seq, ms, lc, stream, type, v, data, prev, crc
 
-  /// Each key's bytes packed little-endian into a word (every key is at most 8 bytes).
-  private static let words: [(count: Int, word: UInt64)] = envelopeKeys.map { key in
-    var text = key
-    return text.withUTF8 { (key.utf8.count, pack(UnsafeRawBufferPointer($0))) }
-  }
-
-  private static func pack(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-    var word: UInt64 = 0
-    for index in 0..<bytes.count { word |= UInt64(bytes[index]) << (8 * UInt64(index)) }
-    return word
-  }
-
   /// The key whose bytes are `bytes`, nil for any other key.
+  ///
+  /// The bytes are packed little-endian into a word (every key is at most 8 bytes) and
+  /// compared with each key's word, written out here: "id" is 0x6469. A wrong word leaves
+  /// its key unrecognised, and every record then fails to decode for a missing key.
   init?(_ bytes: UnsafeRawBufferPointer) {
     guard bytes.count <= 8 else { return nil }
-    let word = EnvelopeKey.pack(bytes)
-    for (index, key) in EnvelopeKey.words.enumerated()
-    where key.word == word && key.count == bytes.count {
-      self.init(rawValue: index)
-      return
+    var word: UInt64 = 0
+    for index in 0..<bytes.count { word |= UInt64(bytes[index]) << (8 * UInt64(index)) }
+    switch (bytes.count, word) {
+    case (2, 0x6469): self = .id
+    case (3, 0x76_6564): self = .dev
+    case (3, 0x71_6573): self = .seq
+    case (2, 0x736D): self = .ms
+    case (2, 0x636C): self = .lc
+    case (6, 0x6D61_6572_7473): self = .stream
+    case (4, 0x6570_7974): self = .type
+    case (1, 0x76): self = .v
+    case (4, 0x6174_6164): self = .data
+    case (4, 0x7665_7270): self = .prev
+    case (3, 0x63_7263): self = .crc
+    default: return nil
     }
-    return nil
   }
 
   var description: String { envelopeKeys[rawValue] }
@@ -370,6 +369,8 @@ struct RecordStrings {
   var device = ""
   var stream = ""
   var type = ""
+  /// The last device name found valid.
+  var checkedDevice: String?
 }
 
 /// A string value, or nil when the value is not a string.

@@ -228,11 +228,7 @@ public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
       0, 0, 0, 0, 0, 0, 0, 0
     )
     for word in 0..<8 {
-      var value: UInt32 = 0
-      for index in word * 8..<word * 8 + 8 {
-        guard let nibble = lowercaseHexValue(bytes[index]) else { return nil }
-        value = value << 4 | UInt32(nibble)
-      }
+      guard let value = hexWord(bytes, at: word * 8) else { return nil }
       switch word {
       case 0: words.0 = value
       case 1: words.1 = value
@@ -279,12 +275,26 @@ public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
 /// The lowercase hexadecimal digits, as ASCII bytes.
 let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-/// The value of a lowercase hexadecimal digit, nil for any other byte.
-@inline(__always)
-func lowercaseHexValue(_ byte: UInt8) -> UInt8? {
-  switch byte {
-  case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-  case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-  default: nil
-  }
+/// The eight lowercase hex digits at `offset` in `bytes` as a number (the first digit most
+/// significant), or nil when any of them is not a lowercase hex digit.
+///
+/// All eight at once in a word: every byte below 0x80 lets `byte + (0x80 - k)` stay within
+/// its byte, so its top bit says exactly whether `byte >= k`.
+func hexWord(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32? {
+  let ones: UInt64 = 0x0101_0101_0101_0101
+  let tops: UInt64 = 0x8080_8080_8080_8080
+  let v = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+  guard v & tops == 0 else { return nil }
+  func atLeast(_ k: UInt64) -> UInt64 { (v &+ (0x80 &- k) &* ones) & tops }
+  let digits = atLeast(0x30) & ~atLeast(0x3A)
+  let letters = atLeast(0x61) & ~atLeast(0x67)
+  guard digits | letters == tops else { return nil }
+  // '0'…'9' are 0x30…0x39 and 'a'…'f' are 0x61…0x66: the low nibble, plus 9 for a letter.
+  let nibbles = (v & 0x0F0F_0F0F_0F0F_0F0F) &+ (letters >> 7) &* 9
+  // The first digit is the lowest byte: swap, then pack the nibbles pairwise.
+  var x = nibbles.byteSwapped
+  x = (x | x >> 4) & 0x00FF_00FF_00FF_00FF
+  x = (x | x >> 8) & 0x0000_FFFF_0000_FFFF
+  x = (x | x >> 16) & 0x0000_0000_FFFF_FFFF
+  return UInt32(truncatingIfNeeded: x)
 }

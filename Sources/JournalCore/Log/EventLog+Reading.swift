@@ -123,14 +123,21 @@ extension EventLog {
     for (index, job) in jobs.enumerated() {
       totals[job.0] += (try? outcomes[index].get())?.records.count ?? 0
     }
-    for device in histories.indices { histories[device].records.reserveCapacity(totals[device]) }
     for (index, job) in jobs.enumerated() where !stopped[job.0] {
-      let outcome = try outcomes[index].get()
+      var outcome = try outcomes[index].get()
       // Let go here, so its records are not held twice.
       outcomes[index] = .success(SegmentOutcome())
       // Edited where it lies: a copy taken out and put back would copy every record read
-      // so far on each segment, quadratic in the device's length.
-      histories[job.0].records += outcome.records
+      // so far on each segment, quadratic in the device's length. A device's first segment
+      // hands over its array, then grown once to the device's total (its records moved, not
+      // copied); later segments are appended.
+      if histories[job.0].records.isEmpty {
+        histories[job.0].records = outcome.records
+        outcome.records = []
+        histories[job.0].records.reserveCapacity(totals[job.0])
+      } else {
+        histories[job.0].records += outcome.records
+      }
       histories[job.0].notices += outcome.notices
       if let position = outcome.position { histories[job.0].position = position }
       if let error = outcome.stoppedBy {

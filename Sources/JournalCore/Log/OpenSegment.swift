@@ -72,9 +72,14 @@ struct OpenSegment: Sendable {
     } else {
       chunks = [decode(run)]
     }
-    outcome.records.reserveCapacity(run.count)
+    if chunks.count > 1 { outcome.records.reserveCapacity(run.count) }
     for chunk in chunks {
-      outcome.records += chunk.records
+      // One chunk hands over its array; appending would copy every record.
+      if outcome.records.isEmpty {
+        outcome.records = chunk.records
+      } else {
+        outcome.records += chunk.records
+      }
       next += chunk.records.count
       if let error = chunk.stoppedBy {
         stoppedBy = error

@@ -47,3 +47,24 @@ import Testing
     #expect(previous?.milliseconds == 1_001)
   }
 }
+
+/// Every byte value at every position of a ULID: only Crockford's upper-case alphabet is
+/// read, and the first digit is at most 7.
+@Suite struct ULIDByteTests {
+  static let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)
+
+  @Test(arguments: 0..<26)
+  func everyByteAtEveryPosition(position: Int) {
+    let base = Array("01ARZ3NDEKTSV4RRFFQ69G5FAV".utf8)
+    for byte in 0...255 as ClosedRange<UInt8> {
+      var bytes = base
+      bytes[position] = byte
+      let text = String(decoding: bytes, as: UTF8.self)
+      let digit = Self.alphabet.firstIndex(of: byte)
+      let valid = digit.map { position > 0 || $0 <= 7 } ?? false
+      let parsed = ULID(text)
+      #expect((parsed != nil) == valid, "byte \(byte) at \(position)")
+      if valid { #expect(parsed?.description == text, "byte \(byte) at \(position)") }
+    }
+  }
+}

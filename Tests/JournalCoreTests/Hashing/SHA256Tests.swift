@@ -49,3 +49,27 @@ import Testing
     #expect(digest.bytes.first == 0xBA)
   }
 }
+
+/// Digests written as hex are read eight digits at a time; every byte value at every
+/// position of a word is checked against the rule: lowercase hex digits only.
+@Suite struct DigestHexTests {
+  static let sample = "0123456789abcdef" + "fedcba9876543210" + String(repeating: "5a", count: 16)
+
+  @Test(arguments: 0..<16)
+  func everyByteAtEveryPosition(position: Int) throws {
+    let reference = try #require(SHA256Digest(hexString: Self.sample))
+    #expect(reference.hexString == Self.sample)
+    for byte in 0...255 as ClosedRange<UInt8> {
+      var bytes = Array(Self.sample.utf8)
+      bytes[position] = byte
+      let text = String(decoding: bytes, as: UTF8.self)
+      let parsed = SHA256Digest(hexString: text)
+      let isDigit = (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte)
+      if isDigit {
+        #expect(parsed?.hexString == text, "byte \(byte) at \(position)")
+      } else {
+        #expect(parsed == nil, "byte \(byte) at \(position)")
+      }
+    }
+  }
+}
