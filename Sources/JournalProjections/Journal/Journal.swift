@@ -109,9 +109,15 @@ public final class Journal: @unchecked Sendable {
   /// ``decodeChunks(_:upcaster:size:)`` decodes them, and says which failed).
   static func decodeCurrent(_ stored: [StoredEvent], upcaster: Upcaster) -> [FoldEvent]? {
     // Checked first, as a journal that needs upcasting would otherwise be decoded twice.
-    guard stored.allSatisfy({ upcaster.currentVersions[$0.type] == $0.version }) else {
-      return nil
+    // Events come in runs of one type: a type and version just checked are not looked up.
+    var checked = (type: "", version: 0)
+    let allCurrent = stored.allSatisfy { event in
+      if event.version == checked.version, event.type == checked.type { return true }
+      guard upcaster.currentVersions[event.type] == event.version else { return false }
+      checked = (event.type, event.version)
+      return true
     }
+    guard allCurrent else { return nil }
     return stored.concurrentMapIfAll(state: StreamIDs()) { record, streamIDs in
       let ids = (stored: FoldEvent.storedID(of: record.id), stream: streamIDs.id(of: record.stream))
       return try? foldEvent(record, ids, type: record.type, payload: record.storedPayload, part: 0)
