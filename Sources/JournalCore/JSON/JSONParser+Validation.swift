@@ -12,11 +12,41 @@ extension JSONParser {
     case UInt8(ascii: "{"): try skipObject()
     case UInt8(ascii: "["): try skipArray()
     case UInt8(ascii: "\""): try skipString()
-    case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"),
-      UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try skipNumber()
+    case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
       _ = try parseValue()
     default: throw fail("unexpected \(describeByte())")
     }
+  }
+
+  /// Moves past a number, checking it as ``parseNumber()`` does, without building it.
+  ///
+  /// The usual numbers, `-?(0|[1-9][0-9]*)(\.[0-9]+)?` with at most 308 integer digits, are
+  /// only scanned: every such number is finite as a Double. Anything else (an exponent, more
+  /// digits, a malformed number) is read by ``parseNumber()``, which checks its range and
+  /// fails as parsing would.
+  private mutating func skipNumber() throws(Failure) {
+    let start = index
+    var position = index
+    let count = bytes.count
+    if bytes[position] == UInt8(ascii: "-") { position += 1 }
+    let digits = position
+    while position < count, bytes[position] &- UInt8(ascii: "0") < 10 { position += 1 }
+    var plain = position > digits && position - digits <= 308
+    if plain, bytes[digits] == UInt8(ascii: "0"), position - digits > 1 { plain = false }
+    if plain, position < count, bytes[position] == UInt8(ascii: ".") {
+      position += 1
+      let fraction = position
+      while position < count, bytes[position] &- UInt8(ascii: "0") < 10 { position += 1 }
+      if position == fraction { plain = false }
+    }
+    if plain, position < count, bytes[position] | 0x20 == UInt8(ascii: "e") { plain = false }
+    guard plain else {
+      index = start
+      _ = try parseNumber()
+      return
+    }
+    index = position
   }
 
   /// Moves past a string, checking its escapes and UTF-8; builds it only when it has any.

@@ -74,6 +74,31 @@ import Testing
     Self.expectSameVerdict(Array(text.utf8))
   }
 
+  /// Numbers are only scanned when plain: every shape, near the 308-digit edge included,
+  /// gets parsing's verdict.
+  @Test func numbersAgreeWithParse() {
+    let pieces = [
+      "", "-", "0", "00", "1", "9", "12", ".", ".5", ".05", "e", "E", "e+", "e-1", "E9", "x",
+    ]
+    for a in pieces {
+      for b in pieces {
+        for c in pieces {
+          Self.expectSameVerdict(Array((a + b + c).utf8))
+          Self.expectSameVerdict(Array("[\(a + b + c),1]".utf8))
+          Self.expectSameVerdict(Array("{\"n\":\(a + b + c)}".utf8))
+        }
+      }
+    }
+    for digits in [307, 308, 309, 310] {
+      let big = "9" + String(repeating: "9", count: digits - 1)
+      for text in [
+        big, "-" + big, big + ".5", big + "e0", "1" + String(repeating: "0", count: digits - 1),
+      ] {
+        Self.expectSameVerdict(Array("[\(text)]".utf8))
+      }
+    }
+  }
+
   @Test func skipAgreesOnInvalidUTF8() {
     for bytes: [UInt8] in [
       [0x22, 0xFF, 0x22], [0x22, 0xC0, 0xAF, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22],
