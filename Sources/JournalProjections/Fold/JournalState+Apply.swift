@@ -154,22 +154,23 @@ extension JournalState {
   /// Applies a log-level event to a live workout, then stamps it and derives its status.
   private mutating func editWorkout(_ e: FoldEvent) {
     let id = e.streamID
-    // Edited where it lies in the dictionary (one look-up, its logs not copied).
-    if let problem = Self.editWorkout(&workouts[id], id: id, e) { report(e, problem) }
+    guard let index = workouts.index(forKey: id) else {
+      report(e, "no workout '\(id)'; ignored")
+      return
+    }
+    // Edited where it lies in the dictionary's storage: one look-up, nothing copied or moved.
+    if let problem = Self.editWorkout(&workouts.values[index], id: id, e) { report(e, problem) }
   }
 
-  /// Applies `e` to the workout in `slot`, then stamps it and derives its status; returns
-  /// the anomaly message, or nil.
+  /// Applies `e` to `state`, then stamps it and derives its status; returns the anomaly
+  /// message, or nil.
   private static func editWorkout(
-    _ slot: inout WorkoutState?,
+    _ state: inout WorkoutState,
     id: String,
     _ e: FoldEvent
   )
     -> String?
   {
-    // Moved out while edited, so nothing it holds is copied.
-    guard var state = slot.take() else { return "no workout '\(id)'; ignored" }
-    defer { slot = state }
     guard state.deletedAt == nil else { return "workout '\(id)' is deleted; ignored" }
     // An edit reports its problem before changing anything.
     if let problem = state.apply(e) { return "\(problem); ignored" }
