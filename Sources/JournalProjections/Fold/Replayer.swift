@@ -79,7 +79,7 @@ public enum Replayer {
   /// reverts alone: ``cancelledEvents(in:)`` for a history that is not held
   /// (``StreamedHistory``), kept small (16 bytes per event).
   public struct CancelledEvents: Sendable, Equatable {
-    private let ids: [ULID: Void]
+    fileprivate let ids: [ULID: Void]
 
     /// Walks `reverts`, the history's reverts in merge order.
     public init(reverts: [Revert]) {
@@ -171,6 +171,8 @@ public enum Replayer {
     /// The state folded so far.
     public private(set) var state: JournalState
     private let cancelled: Cancelled
+    /// Tells most events that they are not cancelled without looking their id up.
+    private let filter: CancelledFilter
 
     private enum Cancelled {
       case byID([String: String])
@@ -188,18 +190,25 @@ public enum Replayer {
       startingFrom initial: JournalState = JournalState()
     ) {
       state = initial
-      cancelled = .byID(Replayer.cancelledEvents(in: reverts))
+      let ids = Replayer.cancelledEvents(in: reverts)
+      cancelled = .byID(ids)
+      filter = CancelledFilter(ids.keys)
     }
 
     /// Starts a fold of a history whose cancelled events are `cancelled`.
     public init(cancelled: CancelledEvents, startingFrom initial: JournalState = JournalState()) {
       state = initial
       self.cancelled = .byULID(cancelled)
+      filter = CancelledFilter(cancelled.ids.keys.lazy.map(\.description))
     }
 
     /// Folds `event` unless a revert in effect cancelled it; returns whether it was folded.
     @discardableResult
     public mutating func apply(_ event: FoldEvent) -> Bool {
+      guard filter.mightContain(event.storedID) else {
+        state.apply(event)
+        return true
+      }
       switch cancelled {
       case .byID(let ids):
         if !ids.isEmpty, ids[event.storedID] != nil { return false }
@@ -209,5 +218,44 @@ public enum Replayer {
       state.apply(event)
       return true
     }
+  }
+}
+
+/// A one-hash Bloom filter over the stored ids of cancelled events.
+///
+/// Most events are not cancelled; an event whose id's bit is clear is told so from the last
+/// eight bytes of its id (a ULID's random part), without hashing the whole id as a `String`.
+/// A set bit only means "look it up": the answer always comes from the exact set.
+private struct CancelledFilter {
+  /// At least 16 bits per id, so that about one event in 16 is looked up in vain.
+  private var words: [UInt64]
+  private let shift: UInt64
+
+  init(_ ids: some Collection<String>) {
+    var bits = 64
+    while bits < ids.count * 16 { bits *= 2 }
+    words = [UInt64](repeating: 0, count: bits / 64)
+    shift = UInt64(64 - bits.trailingZeroBitCount)
+    for id in ids {
+      let bit = Self.bit(of: id, shift: shift)
+      words[bit >> 6] |= 1 << UInt64(bit & 63)
+    }
+  }
+
+  /// False only when `id` is certainly not among the ids.
+  func mightContain(_ id: String) -> Bool {
+    let bit = Self.bit(of: id, shift: shift)
+    return words[bit >> 6] & (1 << UInt64(bit & 63)) != 0
+  }
+
+  /// The bit of `id`: its last (up to) eight bytes, mixed by a multiplication.
+  private static func bit(of id: String, shift: UInt64) -> Int {
+    var copy = id
+    let tail = copy.withUTF8 { bytes -> UInt64 in
+      var word: UInt64 = 0
+      for byte in bytes.suffix(8) { word = word << 8 | UInt64(byte) }
+      return word
+    }
+    return Int(truncatingIfNeeded: (tail &* 0x9E37_79B9_7F4A_7C15) >> shift)
   }
 }
