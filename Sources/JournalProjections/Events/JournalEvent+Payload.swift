@@ -20,7 +20,22 @@ extension JournalEvent {
 
   init(type: String, reader p: PayloadReader) throws(PayloadError) {
     typealias T = TypeName
+    // A switch over strings compares them in turn: the types most journals are made of
+    // come first.
     switch type {
+    case T.setCompleted:
+      let cursorOnly = try p.optionalBool("cursorOnly") ?? false
+      self = .setCompleted(
+        SetCompleted(logID: try p.string("logID"), actuals: cursorOnly ? nil : try SetActuals(p))
+      )
+    case T.logStarted:
+      self = .logStarted(logID: try p.string("logID"))
+    case T.logCompleted:
+      self = .logCompleted(logID: try p.string("logID"))
+    case T.eventsReverted:
+      self = .eventsReverted(
+        EventsReverted(eventIDs: try p.strings("events"), reason: try p.string("reason"))
+      )
     case T.splitCreated:
       let settings = SplitSettings(
         name: try p.string("name"),
@@ -108,13 +123,6 @@ extension JournalEvent {
       edit.notes = try p.change("notes", p.optionalString)
       edit.machineSettings = try p.change("machineSettings", p.optionalMachineSettings)
       self = .planEdited(edit)
-    case T.logStarted:
-      self = .logStarted(logID: try p.string("logID"))
-    case T.setCompleted:
-      let cursorOnly = try p.optionalBool("cursorOnly") ?? false
-      self = .setCompleted(
-        SetCompleted(logID: try p.string("logID"), actuals: cursorOnly ? nil : try SetActuals(p))
-      )
     case T.setAdjusted:
       self = .setAdjusted(
         SetAdjusted(
@@ -125,8 +133,6 @@ extension JournalEvent {
       )
     case T.setAdded:
       self = .setAdded(logID: try p.string("logID"))
-    case T.logCompleted:
-      self = .logCompleted(logID: try p.string("logID"))
     case T.logSkipped:
       self = .logSkipped(logID: try p.string("logID"))
     case T.logReset:
@@ -151,10 +157,6 @@ extension JournalEvent {
       )
     case T.workoutDeleted:
       self = .workoutDeleted
-    case T.eventsReverted:
-      self = .eventsReverted(
-        EventsReverted(eventIDs: try p.strings("events"), reason: try p.string("reason"))
-      )
     default:
       throw PayloadError(type: type, message: "unknown event type")
     }
