@@ -7,24 +7,27 @@ import JournalCore
 /// derive from Swift names. Workout events live on stream `workout:<id>`,
 /// split and exercise events on `split:<id>`, the splits order on `splits`, and
 /// reverts on `history`.
+///
+/// The rarer events with large payloads are `indirect` (boxed): an event is as large as its
+/// largest case, and a history holds one per event, most of them sets and log changes.
 public enum JournalEvent: Sendable, Hashable {
-  case splitCreated(SplitCreated)
-  case splitUpdated(SplitUpdated)
+  indirect case splitCreated(SplitCreated)
+  indirect case splitUpdated(SplitUpdated)
   case splitsReordered(SplitsReordered)
   case splitDeleted
-  case exerciseAdded(ExerciseAdded)
-  case exerciseUpdated(ExerciseUpdated)
+  indirect case exerciseAdded(ExerciseAdded)
+  indirect case exerciseUpdated(ExerciseUpdated)
   case exerciseRemoved(ExerciseRemoved)
   case exerciseMoved(ExerciseMoved)
-  case exerciseDuplicated(ExerciseDuplicated)
+  indirect case exerciseDuplicated(ExerciseDuplicated)
 
-  case workoutStarted(WorkoutStarted)
-  case logAdded(LogPlan)
+  indirect case workoutStarted(WorkoutStarted)
+  indirect case logAdded(LogPlan)
   case logRemoved(logID: String)
-  case planEdited(PlanEdited)
+  indirect case planEdited(PlanEdited)
   case logStarted(logID: String)
   case setCompleted(SetCompleted)
-  case setAdjusted(SetAdjusted)
+  indirect case setAdjusted(SetAdjusted)
   /// One More: the log gets one more planned set.
   case setAdded(logID: String)
   case logCompleted(logID: String)
@@ -32,7 +35,7 @@ public enum JournalEvent: Sendable, Hashable {
   case logReset(logID: String)
   /// End the workout keeping progress: unresolved logs become skipped.
   case workoutEnded
-  case metricsRecorded(MetricsRecorded)
+  indirect case metricsRecorded(MetricsRecorded)
   case workoutDeleted
 
   case eventsReverted(EventsReverted)
