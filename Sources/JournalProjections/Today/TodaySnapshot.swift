@@ -58,11 +58,39 @@ public enum TodayProjection {
     calendar.timeZone = timeZone
     let dayStart = calendar.startOfDay(for: moment)
     let dayEnd = calendar.date(byAdding: .day, value: 1, to: dayStart) ?? dayStart
-    let workouts = state.liveWorkouts.filter { $0.document.start <= max(moment, dayEnd) }
+    // One pass over the live workouts started by then, without copying and sorting them all:
+    // the workouts of the day and those with a set done that day are sorted afterwards (in
+    // `liveWorkouts` order, so that the volume is summed in the same order on every run), the
+    // newest open and the newest trained are kept as the pass goes.
+    let horizon = max(moment, dayEnd)
+    var ofTheDay: [WorkoutState] = []
+    var withSetsToday: [WorkoutState] = []
+    var open: WorkoutState?
+    var last: WorkoutState?
+    for workout in state.workouts.values
+    where workout.deletedAt == nil && workout.document.start <= horizon {
+      let start = workout.document.start
+      if start >= dayStart && start < dayEnd { ofTheDay.append(workout) }
+      if !workout.document.status.isResolved,
+        open.map({ JournalState.startsBefore($0, workout) }) ?? true
+      {
+        open = workout
+      }
+      if start < dayEnd, last.map({ JournalState.startsBefore($0, workout) }) ?? true {
+        last = workout
+      }
+      let today = workout.document.logs.contains { log in
+        log.setEntries?.contains { $0.completedAt >= dayStart && $0.completedAt < dayEnd }
+          ?? false
+      }
+      if today { withSetsToday.append(workout) }
+    }
+    ofTheDay.sort(by: JournalState.startsBefore)
+    withSetsToday.sort(by: JournalState.startsBefore)
 
     var setsDone = 0
     var volume = 0.0
-    for workout in workouts {
+    for workout in withSetsToday {
       for log in workout.document.logs {
         for entry in log.setEntries ?? []
         where entry.completedAt >= dayStart && entry.completedAt < dayEnd {
@@ -71,10 +99,6 @@ public enum TodayProjection {
         }
       }
     }
-    let ofTheDay = workouts.filter { $0.document.start >= dayStart && $0.document.start < dayEnd }
-    let open = workouts.last { !$0.document.status.isResolved }
-    let trained = workouts.filter { $0.document.start < dayEnd }
-    let last = trained.last
     let splits = state.liveSplits
     var next: TodaySnapshot.SplitReference?
     if !splits.isEmpty {
