@@ -100,6 +100,24 @@ public struct JournalState: Sendable {
 
   /// The order of ``liveWorkouts``: by start, then id.
   static func startsBefore(_ a: WorkoutState, _ b: WorkoutState) -> Bool {
-    (a.document.start, a.document.id) < (b.document.start, b.document.id)
+    WorkoutKey(a) < WorkoutKey(b)
+  }
+
+  /// A workout's place in the order of ``liveWorkouts``: its start, then its id.
+  struct WorkoutKey: Equatable, Comparable {
+    var start: Date
+    var id: String
+
+    init(_ workout: WorkoutState) {
+      start = workout.document.start
+      id = workout.document.id
+    }
+
+    init(start: Date, id: String) {
+      self.start = start
+      self.id = id
+    }
+
+    static func < (a: WorkoutKey, b: WorkoutKey) -> Bool { (a.start, a.id) < (b.start, b.id) }
   }
 }

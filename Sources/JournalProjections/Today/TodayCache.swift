@@ -42,23 +42,8 @@ public enum TodayCache {
   /// answers.
   public static let window: TimeInterval = 30 * 3600
 
-  /// A workout's place in the `liveWorkouts` order.
-  struct WorkoutKey: Equatable, Comparable {
-    var start: Date
-    var id: String
-
-    init(_ workout: WorkoutState) {
-      start = workout.document.start
-      id = workout.document.id
-    }
-
-    init(start: Date, id: String) {
-      self.start = start
-      self.id = id
-    }
-
-    static func < (a: WorkoutKey, b: WorkoutKey) -> Bool { (a.start, a.id) < (b.start, b.id) }
-  }
+  /// A workout's place in the `liveWorkouts` order, kept for workouts left out of the cache.
+  typealias WorkoutKey = JournalState.WorkoutKey
 
   /// The cache's state file.
   struct Contents: Equatable {
