@@ -84,12 +84,7 @@ public struct JournalState: Sendable {
   /// The last of ``liveWorkouts``, found in one pass: a command that needs only the newest
   /// workout does not copy and sort every workout of the journal.
   public var latestLiveWorkout: WorkoutState? {
-    var latest: WorkoutState?
-    for workout in workouts.values where workout.deletedAt == nil {
-      if let current = latest, !Self.startsBefore(current, workout) { continue }
-      latest = workout
-    }
-    return latest
+    workouts.values.lazy.filter { $0.deletedAt == nil }.max(by: Self.startsBefore)
   }
 
   /// The live workouts still in progress (not completed or skipped), oldest first.

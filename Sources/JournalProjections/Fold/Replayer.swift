@@ -230,8 +230,11 @@ private struct CancelledFilter {
   /// At least 16 bits per id, so that about one event in 16 is looked up in vain.
   private var words: [UInt64]
   private let shift: UInt64
+  /// No id at all: a history without reverts pays nothing per event.
+  private let isEmpty: Bool
 
   init(_ ids: some Collection<String>) {
+    isEmpty = ids.isEmpty
     var bits = 64
     while bits < ids.count * 16 { bits *= 2 }
     words = [UInt64](repeating: 0, count: bits / 64)
@@ -244,6 +247,7 @@ private struct CancelledFilter {
 
   /// False only when `id` is certainly not among the ids.
   func mightContain(_ id: String) -> Bool {
+    guard !isEmpty else { return false }
     let bit = Self.bit(of: id, shift: shift)
     return words[bit >> 6] & (1 << UInt64(bit & 63)) != 0
   }
