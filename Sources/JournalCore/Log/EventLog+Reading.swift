@@ -248,23 +248,26 @@ extension EventLog {
     _ job: SegmentJob,
     device: String
   ) -> Result<SegmentOutcome, JournalError> {
-    openSegment(job, device: device).map { segment in
+    openSegment(job, device: device).flatMap { segment in
       var segment = segment
-      return segment.decode(.max)
+      return Result { () throws(JournalError) in try segment.decode(.max) }
     }
   }
 
-  /// Reads one segment of `device` and finds its lines, to decode them a run at a time.
+  /// Opens one segment of `device`, to decode its lines a run at a time.
   ///
+  /// The last segment's torn tail is found first, from the end of the file; the rest is read
+  /// a `window` of bytes at a time as the lines are decoded (`Int.max`: at once).
   /// A segment refused as a file stops the device (``OpenSegment/stoppedBy``); when resuming
   /// from a position, that and a changed boundary record are failures.
-  func openSegment(_ job: SegmentJob, device: String) -> Result<OpenSegment, JournalError> {
-    let relative = relativePath(device: device, file: job.name)
-    // Resuming: read from the boundary record's first byte, to check it.
-    let from = job.resume.map { $0.offset - $0.length - 1 } ?? 0
-    let bytes: [UInt8]
+  func openSegment(
+    _ job: SegmentJob,
+    device: String,
+    window: Int = .max
+  ) -> Result<OpenSegment, JournalError> {
+    let file: SegmentFile
     do {
-      bytes = try readSegmentFile(device: device, name: job.name, from: from)
+      file = try openSegmentFile(device: device, name: job.name)
     } catch {
       guard error.kind == .refusedFile else { return .failure(error) }
       if let resume = job.resume {
@@ -272,45 +275,88 @@ extension EventLog {
       }
       return .success(OpenSegment(stoppedBy: error, device: device))
     }
-    return bytes.withUnsafeBytes { whole in
+    return Result { () throws(JournalError) in
       var start = 0
       var firstLine = 1
       if let resume = job.resume {
-        do throws(JournalError) {
-          try checkBoundary(whole, device: device, position: resume)
-        } catch {
-          return .failure(error)
-        }
-        start = resume.length + 1
+        // Resuming: the boundary record's line must still be there, the same bytes.
+        let boundary = try file.read((resume.offset - resume.length - 1)..<resume.offset)
+        try boundary.withUnsafeBytes { bytes in
+          Result { () throws(JournalError) in
+            try checkBoundary(bytes, device: device, position: resume)
+          }
+        }.get()
+        start = resume.offset
         firstLine = resume.line + 1
       }
-      let buffer = UnsafeRawBufferPointer(rebasing: whole[start...])
+      var end = file.size
+      var first: [UInt8]?
+      var notices: [RecoveryNotice] = []
+      if job.isLast {
+        let tail = try findTail(of: file, from: start, firstLine: firstLine, window: window)
+        if let torn = tail.notice {
+          notices.append(torn)
+          end = tail.validEnd
+        }
+        first = tail.bytes
+      }
       var segment = OpenSegment(
-        bytes: bytes,
+        file: file,
+        window: window,
         start: start,
-        offset: job.resume?.offset ?? 0,
-        lines: segmentLines(buffer, firstLine: firstLine),
+        firstLine: firstLine,
+        end: end,
+        first: first,
         number: job.number,
-        file: relative,
         device: device
       )
-      if job.isLast {
-        let tail = findTail(buffer, lines: segment.lines, file: relative)
-        if let first = tail.firstTornLine {
-          segment.notices.append(
-            RecoveryNotice(
-              kind: .tornTailNotRead,
-              file: relative,
-              line: segment.lines[first].number,
-              byteCount: buffer.count - tail.validEnd,
-              sideFile: nil,
-              cause: tail.cause ?? "bad record"
-            )
-          )
-          segment.lines.removeSubrange(first...)
-        }
+      segment.notices = notices
+      return segment
+    }
+  }
+
+  /// Finds the torn tail of a last segment, reading from its end a `window` at a time (more
+  /// while no good line is found).
+  ///
+  /// - Returns: where the good lines end, the notice of the torn tail if any, and the bytes
+  ///   from `start` to the end of the file when they were all read.
+  private func findTail(
+    of file: SegmentFile,
+    from start: Int,
+    firstLine: Int,
+    window: Int
+  ) throws(JournalError) -> (validEnd: Int, notice: RecoveryNotice?, bytes: [UInt8]?) {
+    var size = max(1, window)
+    while true {
+      let lower = file.size - start <= size ? start : file.size - size
+      let chunk = try file.readAll(lower..<file.size)
+      let tail = chunk.withUnsafeBytes { bytes in
+        var lines = segmentLines(bytes, firstLine: firstLine)
+        // A window that does not start at the first line may start inside a line.
+        if lower > start, !lines.isEmpty { lines.removeFirst() }
+        return (JournalCore.findTail(bytes, lines: lines, file: file.relative), lines)
       }
-      return .success(segment)
+      if tail.0.lastRecord != nil || lower == start {
+        let whole = lower == start ? chunk : nil
+        guard let firstTorn = tail.0.firstTornLine else { return (file.size, nil, whole) }
+        let validEnd = lower + tail.0.validEnd
+        // The torn line's number: the lines before it, counted from `start` when the window
+        // did not reach back that far.
+        let number =
+          lower == start
+          ? tail.1[firstTorn].number
+          : try firstLine + file.countNewlines(start..<validEnd, window: size)
+        let notice = RecoveryNotice(
+          kind: .tornTailNotRead,
+          file: file.relative,
+          line: number,
+          byteCount: file.size - validEnd,
+          sideFile: nil,
+          cause: tail.0.cause ?? "bad record"
+        )
+        return (validEnd, notice, whole)
+      }
+      size = size > Int.max / 2 ? Int.max : size * 2
     }
   }
 

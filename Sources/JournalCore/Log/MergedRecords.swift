@@ -9,9 +9,10 @@ import Foundation
 /// folders are listed in.
 ///
 /// ``EventLog/readHistory(after:)`` merges devices read whole with it.
-/// ``EventLog/mergedRecords(limits:)`` reads each device a segment at a time instead,
-/// decoding a few thousand records at once, so a caller that visits every record once holds
-/// a segment's bytes per device and the ids seen, not the history:
+/// ``EventLog/mergedRecords(limits:)`` reads each device a window of a segment at a time
+/// instead (``windowSize``), decoding the records of one window at once, so a caller that
+/// visits every record once holds a window of bytes and a run of records per device and the
+/// ids seen, not the history:
 ///
 /// ```swift
 /// var records = try log.mergedRecords()
@@ -41,8 +42,13 @@ public struct MergedRecords: Sendable {
     var fileIndex: UInt32 = 0
   }
 
-  /// How many records of a device are decoded at once, in four chunks on every core.
+  /// How many records of a device are decoded at once at most, in four chunks on every core.
   var runLength = 4_096
+  /// How many bytes of a segment are read at once.
+  ///
+  /// A run ends with its window, and a window holds at least one whole line. At about 330
+  /// bytes a record, 256 KiB is a run of about 800 records.
+  var windowSize = 1 << 18
 
   private let log: EventLog?
   private var sources: [Source]
@@ -89,7 +95,9 @@ public struct MergedRecords: Sendable {
       var best: Int?
       for index in sources.indices {
         if sources[index].cursor == sources[index].history.records.count {
-          guard let log, try Self.refill(&sources[index], log: log, runLength: runLength) else {
+          guard let log,
+            try Self.refill(&sources[index], log: log, runLength: runLength, window: windowSize)
+          else {
             continue
           }
         }
@@ -136,7 +144,8 @@ public struct MergedRecords: Sendable {
   private static func refill(
     _ source: inout Source,
     log: EventLog,
-    runLength: Int
+    runLength: Int,
+    window: Int
   ) throws -> Bool {
     source.history.records = []
     source.cursor = 0
@@ -148,13 +157,13 @@ public struct MergedRecords: Sendable {
         segment = current
       } else {
         guard let job = source.segments.popFirst() else { break }
-        segment = try log.openSegment(job, device: source.history.device).get()
+        segment = try log.openSegment(job, device: source.history.device, window: window).get()
       }
-      var outcome = segment.decode(
+      var outcome = try segment.decode(
         min(runLength, source.remaining ?? .max),
-        chunkSize: max(1, runLength / 4)
+        chunks: 4
       )
-      // A finished segment's bytes are let go at once.
+      // A finished segment (its file and last window) is let go at once.
       source.segment = segment.isFinished ? nil : segment
       source.remaining = source.remaining.map { $0 - outcome.records.count }
       source.read += outcome.records.count
@@ -194,7 +203,7 @@ public struct MergedRecords: Sendable {
 }
 
 extension EventLog {
-  /// Every device's records merged, read a segment at a time; see ``MergedRecords``.
+  /// Every device's records merged, read a window at a time; see ``MergedRecords``.
   ///
   /// - Parameter limits: how many records to read from each device, as ``MergedRecords/counts``
   ///   of an earlier read gives them: a device not named is not read. Nil reads everything.

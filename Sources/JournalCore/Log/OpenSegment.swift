@@ -1,71 +1,97 @@
 import Foundation
 
-/// One segment's bytes, read from disk, whose lines are decoded into records a run at a time.
+/// One segment of a device, whose lines are decoded into records a run at a time.
 ///
-/// Reading a device whole decodes each segment at once; ``MergedRecords`` decodes a run of
-/// lines when it needs more records, so memory holds a segment's bytes and one run of
-/// records rather than every record of the segment. Either way the records, notices,
-/// position and corruption found are the same.
+/// The file is read a window of bytes at a time (its complete lines; a line cut by the
+/// window's end starts the next one), or whole when the window is `Int.max`. Reading a device
+/// whole decodes each segment at once; ``MergedRecords`` decodes a run of lines when it needs
+/// more records, so memory holds a window of bytes and one run of records rather than every
+/// record of the segment. Either way the records, notices, position and corruption found are
+/// the same.
 struct OpenSegment: Sendable {
-  /// The bytes read (from the resume boundary record when resuming).
-  private let bytes: [UInt8]
-  /// Where the lines start in `bytes`, and in the file.
-  private let start: Int
-  private let offset: Int
-  /// The lines to decode, a torn tail already cut off, relative to `start`.
-  var lines: [SegmentLine]
+  /// The file; nil for a segment refused before any line was read.
+  private let file: SegmentFile?
+  /// How many bytes are read at once (more when one line is longer).
+  private let window: Int
   private let number: Int
-  private let file: String
   private let device: String
+  /// Where reading stops: the file's size, or where its torn tail starts.
+  private let end: Int
+  /// The current window's bytes, and the file offset of the first of them.
+  private var bytes: [UInt8] = []
+  private var base = 0
+  /// The window's lines (ranges in `bytes`), and the next one to decode.
+  private var lines: [SegmentLine] = []
+  private var next = 0
+  /// The file offset and number of the first line after the window.
+  private var following: Int
+  private var followingNumber: Int
   /// What opening found (a torn tail), handed on with the first decoded run.
   var notices: [RecoveryNotice] = []
-  /// The next line to decode.
-  private var next = 0
   /// The corruption that stopped the segment, if any.
   private(set) var stoppedBy: JournalError?
 
+  /// A segment read from `start`, its line number `firstLine`, up to `end`, `window` bytes
+  /// at a time; `first` holds the bytes from `start` to at least `end` when they were
+  /// already read.
   init(
-    bytes: [UInt8],
+    file: SegmentFile,
+    window: Int,
     start: Int,
-    offset: Int,
-    lines: [SegmentLine],
+    firstLine: Int,
+    end: Int,
+    first: [UInt8]?,
     number: Int,
-    file: String,
     device: String
   ) {
-    self.bytes = bytes
-    self.start = start
-    self.offset = offset
-    self.lines = lines
-    self.number = number
     self.file = file
+    self.window = max(1, window)
+    self.number = number
     self.device = device
+    self.end = end
+    following = start
+    followingNumber = firstLine
+    if let first { take(first, upper: end) }
   }
 
   /// A segment that stops its device before any line is read.
   init(stoppedBy error: JournalError, device: String) {
-    self.init(bytes: [], start: 0, offset: 0, lines: [], number: 0, file: "", device: device)
+    file = nil
+    window = 1
+    number = 0
+    self.device = device
+    end = 0
+    following = 0
+    followingNumber = 1
     stoppedBy = error
   }
 
   /// Whether every line is decoded, or corruption stopped the segment.
-  var isFinished: Bool { stoppedBy != nil || next == lines.count }
+  var isFinished: Bool { stoppedBy != nil || (next == lines.count && following >= end) }
 
-  /// Decodes up to `count` more lines.
+  /// Decodes up to `count` more lines, reading the next window first when the current one
+  /// is done (a run never spans two windows).
   ///
   /// - Parameters:
   ///   - count: how many lines to decode at most.
-  ///   - chunkSize: decode the run in chunks of this many lines on every core; nil decodes
+  ///   - chunkCount: into how many chunks to cut the run, decoded on every core; 1 decodes
   ///     it here.
   /// - Returns: the records up to the first bad line, which stops the segment (and its
   ///   device), the position after the last record, and, the first time, the notices.
-  mutating func decode(_ count: Int, chunkSize: Int? = nil) -> EventLog.SegmentOutcome {
+  /// - Throws: ``JournalError`` of kind ``JournalError/Kind/io`` when the file cannot be read
+  ///   or shrank while it was read.
+  mutating func decode(
+    _ count: Int,
+    chunks chunkCount: Int = 1
+  ) throws(JournalError) -> EventLog.SegmentOutcome {
     var outcome = EventLog.SegmentOutcome(notices: notices, stoppedBy: stoppedBy)
     notices = []
     guard stoppedBy == nil else { return outcome }
+    if next == lines.count, following < end { try readWindow() }
     let run = next..<(next + min(count, lines.count - next))
     let chunks: [Run]
-    if let chunkSize, run.count > chunkSize {
+    if chunkCount > 1, run.count > 1 {
+      let chunkSize = (run.count + chunkCount - 1) / chunkCount
       let segment = self
       chunks = Array(stride(from: run.lowerBound, to: run.upperBound, by: chunkSize))
         .concurrentMap(chunkSize: 1) { segment.decode($0..<min($0 + chunkSize, run.upperBound)) }
@@ -92,19 +118,52 @@ struct OpenSegment: Sendable {
       outcome.position = bytes.withUnsafeBytes { whole in
         DevicePosition(
           segment: number,
-          offset: offset + line.range.upperBound + 1,
+          offset: base + line.range.upperBound + 1,
           line: line.number,
           sequence: record.sequence,
           length: line.range.count,
-          hash: SHA256.hash(
-            UnsafeRawBufferPointer(
-              rebasing: whole[(start + line.range.lowerBound)..<(start + line.range.upperBound)]
-            )
-          )
+          hash: SHA256.hash(UnsafeRawBufferPointer(rebasing: whole[line.range]))
         )
       }
     }
+    if isFinished { bytes = [] }
     return outcome
+  }
+
+  /// Reads the window after the current one: at least one whole line, or up to `end`.
+  private mutating func readWindow() throws(JournalError) {
+    guard let file else { return }
+    var size = window
+    while true {
+      let upper = end - following <= size ? end : following + size
+      let chunk = try file.readAll(following..<upper)
+      if take(chunk, upper: upper) { return }
+      size = size > Int.max / 2 ? Int.max : size * 2
+    }
+  }
+
+  /// Makes `chunk`, read from `following` up to `upper`, the current window; false when it
+  /// holds no whole line and more of the file is left (a longer window is needed).
+  @discardableResult
+  private mutating func take(_ chunk: [UInt8], upper: Int) -> Bool {
+    var found = chunk.withUnsafeBytes {
+      segmentLines(
+        UnsafeRawBufferPointer(rebasing: $0[..<(upper - following)]),
+        firstLine: followingNumber
+      )
+    }
+    // A line the window's end cuts is read again with the next window.
+    if upper < end, let last = found.last, !last.isTerminated { found.removeLast() }
+    guard !found.isEmpty || upper >= end else { return false }
+    bytes = chunk
+    base = following
+    lines = found
+    next = 0
+    if let last = found.last {
+      following += last.range.upperBound + (last.isTerminated ? 1 : 0)
+      followingNumber = last.number + 1
+    }
+    return true
   }
 
   /// The records of a run of lines, up to the first that is bad.
@@ -117,8 +176,8 @@ struct OpenSegment: Sendable {
     var result = Run()
     result.records.reserveCapacity(run.count)
     var strings = RecordStrings()
-    bytes.withUnsafeBytes { whole in
-      let buffer = UnsafeRawBufferPointer(rebasing: whole[start...])
+    let file = file?.relative ?? ""
+    bytes.withUnsafeBytes { buffer in
       for line in lines[run] {
         guard line.isTerminated else {
           result.stoppedBy = JournalError(

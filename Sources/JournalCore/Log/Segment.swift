@@ -192,38 +192,6 @@ func refusedFileKind(_ path: String, expectFolder: Bool) -> String? {
 }
 
 extension EventLog {
-  /// Reads a segment file from byte `offset` to its end, refusing what is not one: a
-  /// symbolic link, a folder, or a file larger than ``Segment/maximumFileSize`` (which is
-  /// not read).
-  ///
-  /// - Throws: ``JournalError`` of kind ``JournalError/Kind/refusedFile`` or
-  ///   ``JournalError/Kind/io``.
-  func readSegmentFile(
-    device: String,
-    name: String,
-    from offset: Int = 0
-  ) throws(JournalError) -> [UInt8] {
-    let path = deviceFolder(device).appendingPathComponent(name).path
-    let relative = relativePath(device: device, file: name)
-    if let refusal = refusedFileKind(path, expectFolder: false) {
-      throw JournalError(.refusedFile, file: relative, "\(refusal); not read")
-    }
-    var info = stat()
-    if lstat(path, &info) == 0, Int64(info.st_size) > Int64(Segment.maximumFileSize) {
-      throw JournalError(
-        .refusedFile,
-        file: relative,
-        "file of \(info.st_size) bytes is larger than a segment can be "
-          + "(\(Segment.maximumFileSize >> 20) MiB); not read"
-      )
-    }
-    do {
-      return try fileIO.readFile(path, from: offset)
-    } catch {
-      throw error.journalError(file: relative)
-    }
-  }
-
   /// Refuses a device folder that is a symbolic link or not a folder.
   ///
   /// - Throws: ``JournalError`` of kind ``JournalError/Kind/refusedFile``.
