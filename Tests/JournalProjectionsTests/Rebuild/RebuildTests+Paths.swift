@@ -38,5 +38,7 @@ extension RebuildTests {
     #expect(RelativePath.stream(of: "Workouts/2026/01/02/W1.json") == nil)
     #expect(RelativePath.stream(of: "Stubs/Stubs/Splits/S1.json") == nil)
     #expect(RelativePath.stream(of: "Other/2026/01/W1.json") == nil)
+    #expect(RelativePath.stream(of: "Splits/é1.json") == "split:é1")
+    #expect(RelativePath.stream(of: "Stubs/Workouts/2026/01/x.json.json") == "workout:x.json")
   }
 }
