@@ -2,20 +2,8 @@ import Foundation
 import JournalCore
 import JournalProjections
 
-/// A seeded, splittable random source (SplitMix64): the same seed gives the same journal.
-struct SeededRandom: RandomNumberGenerator, Sendable {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
+// The generator draws from `SplitMix64`: the same seed gives the same journal.
+extension SplitMix64 {
   /// True with probability `p`.
   mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }
 
@@ -123,10 +111,10 @@ private struct GeneratorRun {
   let clock: GeneratorClock
   let writers: [DeviceWriter]
   /// The lifter's choices: the same in a churned journal, so its workouts are the same.
-  var random: SeededRandom
+  var random: SplitMix64
   /// Time between events and undo decisions, apart from the lifter's choices.
-  var ticks: SeededRandom
-  var undos: SeededRandom
+  var ticks: SplitMix64
+  var undos: SplitMix64
   var ids: ULIDGenerator
   var splits: [Split] = []
   var count = 0
@@ -139,22 +127,22 @@ private struct GeneratorRun {
     // 1980-01-07: a million events is about 45 years of daily training.
     let clock = GeneratorClock(milliseconds: 316_051_200_000)
     self.clock = clock
-    var root = SeededRandom(seed: seed)
+    var root = SplitMix64(seed: seed)
     let log = try EventLog.create(at: url)
     var writers: [DeviceWriter] = []
     for device in Generator.devices {
       let options = DeviceWriter.Options(
         durability: .none,
         wallClock: { clock.milliseconds },
-        random: SeededRandom(seed: root.next())
+        random: SplitMix64(seed: root.next())
       )
       writers.append(try log.openWriter(device: device, options: options))
     }
     self.writers = writers
-    self.ids = ULIDGenerator(random: SeededRandom(seed: root.next()))
-    self.random = SeededRandom(seed: root.next())
-    self.ticks = SeededRandom(seed: root.next())
-    self.undos = SeededRandom(seed: root.next())
+    self.ids = ULIDGenerator(random: SplitMix64(seed: root.next()))
+    self.random = SplitMix64(seed: root.next())
+    self.ticks = SplitMix64(seed: root.next())
+    self.undos = SplitMix64(seed: root.next())
     self.undoRate = undoRate
   }
 

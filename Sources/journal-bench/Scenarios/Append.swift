@@ -105,7 +105,7 @@ extension Bench {
 
   /// Typical events of a workout: sets completed with actuals.
   static func sampleEvents(count: Int) -> [NewEvent] {
-    var ids = ULIDGenerator(random: SeededRandom(seed: 7))
+    var ids = ULIDGenerator(random: SplitMix64(seed: 7))
     let workout = ids.next(milliseconds: 1_700_000_000_000).description
     let log = ids.next(milliseconds: 1_700_000_000_000).description
     return (0..<count).map { index in

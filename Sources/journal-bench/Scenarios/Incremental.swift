@@ -113,7 +113,7 @@ extension Bench {
 
   /// Ids for the events the benchmark appends: ULIDs from the wall clock.
   func idSource() -> () -> String {
-    var generator = ULIDGenerator(random: SeededRandom(seed: options.seed ^ 0xB5))
+    var generator = ULIDGenerator(random: SplitMix64(seed: options.seed ^ 0xB5))
     return { generator.next(milliseconds: Date().milliseconds).description }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JournalCore
 import JournalTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import JournalCore
 import JournalProjections
 import JournalTestSupport
 import Testing

@@ -1,5 +1,8 @@
-/// A small, fast, seedable generator for property tests: the same seed gives
-/// the same sequence on every machine.
+/// A small, fast, seeded random source (SplitMix64): the same seed gives the same numbers
+/// on every machine and every Swift version.
+///
+/// For what must be reproducible rather than unpredictable: the sample journal, the
+/// benchmark's generated journals and their ids (with ``ULIDGenerator``), property tests.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
   private var state: UInt64
 
