@@ -47,11 +47,7 @@ extension JSONValue {
     case .null: output.append(contentsOf: "null".utf8)
     case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
     case .int(let value): appendDecimal(value, to: &output)
-    case .double(let value):
-      guard value.isFinite else {
-        throw JournalError(.invalidValue, "cannot store the number '\(value)' in JSON")
-      }
-      output.append(contentsOf: value.description.utf8)
+    case .double(let value): try appendDouble(value, to: &output)
     case .string(let value): appendJSONString(value, to: &output)
     case .array(let elements):
       output.append(UInt8(ascii: "["))
@@ -110,6 +106,23 @@ func appendDecimal(_ value: some BinaryInteger, to output: inout [UInt8]) {
   output[start...].reverse()
 }
 
+/// Appends `value` as Swift's `Double.description` writes it: the shortest digits that
+/// round-trip, always with a `.` or an exponent.
+///
+/// - Throws: ``JournalError`` of kind ``JournalError/Kind/invalidValue`` for a NaN or
+///   infinite number.
+func appendDouble(_ value: Double, to output: inout [UInt8]) throws(JournalError) {
+  guard value.isFinite else {
+    throw JournalError(.invalidValue, "cannot store the number '\(value)' in JSON")
+  }
+  output.append(contentsOf: value.description.utf8)
+}
+
+/// Whether a byte must be escaped in a JSON string: `"`, `\` and control characters.
+func needsEscape(_ byte: UInt8) -> Bool {
+  byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+}
+
 /// Appends `string` as a JSON string literal with the canonical minimal escaping.
 func appendJSONString(_ string: String, to output: inout [UInt8]) {
   output.append(UInt8(ascii: "\""))
@@ -119,9 +132,7 @@ func appendJSONString(_ string: String, to output: inout [UInt8]) {
     var mark = 0
     for index in utf8.indices {
       let byte = utf8[index]
-      guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
-        continue
-      }
+      guard needsEscape(byte) else { continue }
       if mark < index {
         output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[mark..<index]))
       }
@@ -134,7 +145,7 @@ func appendJSONString(_ string: String, to output: inout [UInt8]) {
 }
 
 /// Appends the escape of a byte that JSON strings must escape.
-private func appendEscaped(_ byte: UInt8, to output: inout [UInt8]) {
+func appendEscaped(_ byte: UInt8, to output: inout [UInt8]) {
   switch byte {
   case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
   case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])

@@ -3,9 +3,10 @@ import JournalCore
 
 // The checkpoint's stream files: one fold state (`SplitState` or
 // `WorkoutState`) as compact JSON, written and read with JournalCore's own
-// JSON code (`JSONValue.serialized()`, and `JSONPayload` to read the checked
-// bytes back member by member) rather than Foundation's
-// coders, which cost most of an incremental rebuild's processor time.
+// JSON code (`CanonicalJSONWriter`, members written in key order straight
+// into bytes, and `JSONPayload` to read the checked bytes back member by
+// member) rather than Foundation's coders, which cost most of an incremental
+// rebuild's processor time.
 //
 // The form (`docs/Rebuild.md`, "Stream files"): an object per struct, keys as
 // the struct's properties, a nil optional left out; integers as JSON
@@ -19,9 +20,12 @@ import JournalCore
 
 /// A fold state kept in a checkpoint stream file.
 protocol CheckpointStream {
-  /// The state as the JSON value of its stream file.
-  var checkpointValue: JSONValue { get }
-  /// Reads ``checkpointValue``; throws when a field is missing or has the wrong type.
+  /// Writes the state as its stream file's JSON.
+  ///
+  /// - Throws: ``JournalError`` when a number is not finite.
+  func writeCheckpoint(to writer: inout CanonicalJSONWriter) throws(JournalError)
+  /// Reads what ``writeCheckpoint(to:)`` wrote; throws when a field is missing or has the
+  /// wrong type.
   init(checkpoint reader: PayloadReader) throws(PayloadError)
 }
 
@@ -30,7 +34,11 @@ extension Checkpoint {
   ///
   /// - Throws: ``JournalError`` when a number is not finite (JSON cannot hold it).
   static func encodeState(_ state: some CheckpointStream) throws -> [UInt8] {
-    try state.checkpointValue.serialized()
+    // Written straight into bytes, members in key order: no tree of dictionaries to
+    // build, hash and sort.
+    var writer = CanonicalJSONWriter(capacity: 8_192)
+    try state.writeCheckpoint(to: &writer)
+    return writer.bytes
   }
 
   /// Parses ``encodeState(_:)``.
@@ -45,10 +53,45 @@ extension Checkpoint {
 
 // MARK: - Values
 
-extension JSONValue {
+extension CanonicalJSONWriter {
   /// A date as the bits of its `timeIntervalSinceReferenceDate`.
-  init(checkpoint date: Date) {
-    self = .int(Int64(bitPattern: date.timeIntervalSinceReferenceDate.bitPattern))
+  mutating func value(date: Date) {
+    value(Int64(bitPattern: date.timeIntervalSinceReferenceDate.bitPattern))
+  }
+
+  /// A date member; nothing when `date` is nil.
+  mutating func member(_ key: StaticString, date: Date?) {
+    guard let date else { return }
+    self.key(key)
+    value(date: date)
+  }
+
+  /// Machine settings as events hold them: `[{"name":…,"value":…}]`.
+  mutating func member(_ key: StaticString, machineSettings: [MachineSetting]?) {
+    guard let machineSettings else { return }
+    self.key(key)
+    beginArray()
+    for setting in machineSettings {
+      beginObject()
+      member("name", setting.name)
+      member("value", setting.value)
+      endObject()
+    }
+    endArray()
+  }
+
+  /// An object whose keys are known only at run time, written in key order.
+  mutating func object<Value>(
+    _ members: [String: Value],
+    _ write: (inout CanonicalJSONWriter, Value) throws(JournalError) -> Void
+  ) throws(JournalError) {
+    beginObject()
+    for key in members.keys.sorted(by: CanonicalJSONWriter.precedes) {
+      self.key(key)
+      // The key was just listed: it is there.
+      if let value = members[key] { try write(&self, value) }
+    }
+    endObject()
   }
 }
 
@@ -81,46 +124,16 @@ extension PayloadReader {
   }
 }
 
-/// Builds a stream file's object (or the today cache's); nil values are left out.
-struct StreamObject {
-  var members = [String: JSONValue](minimumCapacity: 20)
-
-  var value: JSONValue { .object(members) }
-
-  mutating func set(_ key: String, _ value: String?) {
-    if let value { members[key] = .string(value) }
-  }
-
-  mutating func set(_ key: String, _ value: Int?) {
-    if let value { members[key] = .int(Int64(value)) }
-  }
-
-  mutating func set(_ key: String, _ value: Double?) {
-    if let value { members[key] = .double(value) }
-  }
-
-  mutating func set(_ key: String, _ value: Bool?) {
-    if let value { members[key] = .bool(value) }
-  }
-
-  mutating func set(_ key: String, _ value: Date?) {
-    if let value { members[key] = JSONValue(checkpoint: value) }
-  }
-
-  mutating func set(_ key: String, _ value: JSONValue?) {
-    if let value { members[key] = value }
-  }
-}
-
 // MARK: - Splits
 
 extension SplitState: CheckpointStream {
-  var checkpointValue: JSONValue {
-    var object = StreamObject()
-    object.set("document", document.checkpointValue)
-    object.set("isStarter", isStarter)
-    object.set("deletedAt", deletedAt)
-    return object.value
+  func writeCheckpoint(to writer: inout CanonicalJSONWriter) throws(JournalError) {
+    writer.beginObject()
+    writer.member("deletedAt", date: deletedAt)
+    writer.key("document")
+    try document.writeCheckpoint(to: &writer)
+    writer.member("isStarter", isStarter)
+    writer.endObject()
   }
 
   init(checkpoint reader: PayloadReader) throws(PayloadError) {
@@ -133,22 +146,25 @@ extension SplitState: CheckpointStream {
 }
 
 extension SplitDocument {
-  fileprivate var checkpointValue: JSONValue {
-    var object = StreamObject()
-    object.set("schemaVersion", schemaVersion)
-    object.set("id", id)
-    object.set("name", name)
-    object.set("color", color)
-    object.set("systemImage", systemImage)
-    object.set("order", order)
-    object.set("createdAt", createdAt)
-    object.set("updatedAt", updatedAt)
-    object.set("exercises", .array(exercises.map(\.checkpointValue)))
-    object.set("activityType", activityType)
-    object.set("restSeconds", restSeconds)
-    object.set("autoAdvance", autoAdvance)
-    object.set("targetHeartRate", targetHeartRate)
-    return object.value
+  fileprivate func writeCheckpoint(to writer: inout CanonicalJSONWriter) throws(JournalError) {
+    writer.beginObject()
+    writer.member("activityType", activityType)
+    writer.member("autoAdvance", autoAdvance)
+    writer.member("color", color)
+    writer.member("createdAt", date: createdAt)
+    writer.key("exercises")
+    writer.beginArray()
+    for exercise in exercises { try exercise.writeCheckpoint(to: &writer) }
+    writer.endArray()
+    writer.member("id", id)
+    writer.member("name", name)
+    writer.member("order", order)
+    writer.member("restSeconds", restSeconds)
+    writer.member("schemaVersion", schemaVersion)
+    writer.member("systemImage", systemImage)
+    writer.member("targetHeartRate", targetHeartRate)
+    writer.member("updatedAt", date: updatedAt)
+    writer.endObject()
   }
 
   fileprivate init(checkpoint reader: PayloadReader) throws(PayloadError) {
@@ -175,19 +191,19 @@ extension SplitDocument {
 }
 
 extension ExerciseDocument {
-  fileprivate var checkpointValue: JSONValue {
-    var object = StreamObject()
-    object.set("id", id)
-    object.set("name", name)
-    object.set("order", order)
-    object.set("sets", sets)
-    object.set("reps", reps)
-    object.set("weight", weight)
-    object.set("loadType", loadType.rawValue)
-    object.set("durationSeconds", durationSeconds)
-    object.set("machineSettings", machineSettings.map(JSONValue.init(machineSettings:)))
-    object.set("libraryName", libraryName)
-    return object.value
+  fileprivate func writeCheckpoint(to writer: inout CanonicalJSONWriter) throws(JournalError) {
+    writer.beginObject()
+    writer.member("durationSeconds", durationSeconds)
+    writer.member("id", id)
+    writer.member("libraryName", libraryName)
+    writer.member("loadType", loadType.rawValue)
+    writer.member("machineSettings", machineSettings: machineSettings)
+    writer.member("name", name)
+    writer.member("order", order)
+    writer.member("reps", reps)
+    writer.member("sets", sets)
+    try writer.member("weight", weight)
+    writer.endObject()
   }
 
   fileprivate init(checkpoint reader: PayloadReader) throws(PayloadError) {
@@ -209,14 +225,20 @@ extension ExerciseDocument {
 // MARK: - Workouts
 
 extension WorkoutState: CheckpointStream {
-  var checkpointValue: JSONValue {
-    var object = StreamObject()
-    object.set("document", document.checkpointValue)
-    object.set("timeZone", timeZone.identifier)
-    object.set("deletedAt", deletedAt)
-    object.set("provenance", .object(provenance.mapValues { .array($0.map(\.checkpointValue)) }))
-    object.set("recordedVolume", recordedVolume)
-    return object.value
+  func writeCheckpoint(to writer: inout CanonicalJSONWriter) throws(JournalError) {
+    writer.beginObject()
+    writer.member("deletedAt", date: deletedAt)
+    writer.key("document")
+    try document.writeCheckpoint(to: &writer)
+    writer.key("provenance")
+    try writer.object(provenance) { writer, entries throws(JournalError) in
+      writer.beginArray()
+      for entry in entries { try entry.writeCheckpoint(to: &writer) }
+      writer.endArray()
+    }
+    try writer.member("recordedVolume", recordedVolume)
+    writer.member("timeZone", timeZone.identifier)
+    writer.endObject()
   }
 
   init(checkpoint reader: PayloadReader) throws(PayloadError) {
@@ -244,15 +266,19 @@ extension WorkoutState: CheckpointStream {
 }
 
 extension EntryProvenance {
-  fileprivate var checkpointValue: JSONValue {
-    var object = StreamObject()
-    object.set("kind", kind.rawValue)
-    object.set("key", key)
-    object.set("eventID", eventID)
-    object.set("device", device)
-    object.set("original", original.checkpointValue)
-    object.set("adjustments", .array(adjustments.map(JSONValue.string)))
-    return object.value
+  fileprivate func writeCheckpoint(to writer: inout CanonicalJSONWriter) throws(JournalError) {
+    writer.beginObject()
+    writer.key("adjustments")
+    writer.beginArray()
+    for adjustment in adjustments { writer.value(adjustment) }
+    writer.endArray()
+    writer.member("device", device)
+    writer.member("eventID", eventID)
+    writer.member("key", key)
+    writer.member("kind", kind.rawValue)
+    writer.key("original")
+    try original.writeCheckpoint(to: &writer)
+    writer.endObject()
   }
 
   fileprivate init(checkpoint reader: PayloadReader) throws(PayloadError) {
@@ -268,27 +294,35 @@ extension EntryProvenance {
 }
 
 extension WorkoutDocument {
-  fileprivate var checkpointValue: JSONValue {
-    var object = StreamObject()
-    object.set("schemaVersion", schemaVersion)
-    object.set("id", id)
-    object.set("splitID", splitID)
-    object.set("splitName", splitName)
-    object.set("start", start)
-    object.set("end", end)
-    object.set("status", status.rawValue)
-    object.set("createdAt", createdAt)
-    object.set("updatedAt", updatedAt)
-    object.set("logs", .array(logs.map(\.checkpointValue)))
-    object.set("metrics", metrics?.checkpointValue)
-    object.set(
-      "deletedLogIDs",
-      deletedLogIDs.map { .object($0.mapValues(JSONValue.init(checkpoint:))) }
-    )
-    object.set("restSeconds", restSeconds)
-    object.set("autoAdvance", autoAdvance)
-    object.set("targetHeartRate", targetHeartRate)
-    return object.value
+  fileprivate func writeCheckpoint(to writer: inout CanonicalJSONWriter) throws(JournalError) {
+    writer.beginObject()
+    writer.member("autoAdvance", autoAdvance)
+    writer.member("createdAt", date: createdAt)
+    if let deletedLogIDs {
+      writer.key("deletedLogIDs")
+      try writer.object(deletedLogIDs) { writer, date throws(JournalError) in
+        writer.value(date: date)
+      }
+    }
+    writer.member("end", date: end)
+    writer.member("id", id)
+    writer.key("logs")
+    writer.beginArray()
+    for log in logs { try log.writeCheckpoint(to: &writer) }
+    writer.endArray()
+    if let metrics {
+      writer.key("metrics")
+      try metrics.writeCheckpoint(to: &writer)
+    }
+    writer.member("restSeconds", restSeconds)
+    writer.member("schemaVersion", schemaVersion)
+    writer.member("splitID", splitID)
+    writer.member("splitName", splitName)
+    writer.member("start", date: start)
+    writer.member("status", status.rawValue)
+    writer.member("targetHeartRate", targetHeartRate)
+    writer.member("updatedAt", date: updatedAt)
+    writer.endObject()
   }
 
   fileprivate init(checkpoint reader: PayloadReader) throws(PayloadError) {
@@ -323,27 +357,32 @@ extension WorkoutDocument {
 }
 
 extension WorkoutLogDocument {
-  fileprivate var checkpointValue: JSONValue {
-    var object = StreamObject()
-    object.set("id", id)
-    object.set("exerciseName", exerciseName)
-    object.set("order", order)
-    object.set("sets", sets)
-    object.set("reps", reps)
-    object.set("weight", weight)
-    object.set("loadType", loadType.rawValue)
-    object.set("durationSeconds", durationSeconds)
-    object.set("currentStateIndex", currentStateIndex)
-    object.set("status", status.rawValue)
-    object.set("notes", notes)
-    object.set("date", date)
-    object.set("machineSettings", machineSettings.map(JSONValue.init(machineSettings:)))
-    object.set("startedAt", startedAt)
-    object.set("completedAt", completedAt)
-    object.set("setEntries", setEntries.map { .array($0.map(\.checkpointValue)) })
-    object.set("updatedAt", updatedAt)
-    object.set("libraryName", libraryName)
-    return object.value
+  fileprivate func writeCheckpoint(to writer: inout CanonicalJSONWriter) throws(JournalError) {
+    writer.beginObject()
+    writer.member("completedAt", date: completedAt)
+    writer.member("currentStateIndex", currentStateIndex)
+    writer.member("date", date: date)
+    writer.member("durationSeconds", durationSeconds)
+    writer.member("exerciseName", exerciseName)
+    writer.member("id", id)
+    writer.member("libraryName", libraryName)
+    writer.member("loadType", loadType.rawValue)
+    writer.member("machineSettings", machineSettings: machineSettings)
+    writer.member("notes", notes)
+    writer.member("order", order)
+    writer.member("reps", reps)
+    if let setEntries {
+      writer.key("setEntries")
+      writer.beginArray()
+      for entry in setEntries { try entry.writeCheckpoint(to: &writer) }
+      writer.endArray()
+    }
+    writer.member("sets", sets)
+    writer.member("startedAt", date: startedAt)
+    writer.member("status", status.rawValue)
+    writer.member("updatedAt", date: updatedAt)
+    try writer.member("weight", weight)
+    writer.endObject()
   }
 
   fileprivate init(checkpoint reader: PayloadReader) throws(PayloadError) {
@@ -384,16 +423,16 @@ extension SetEntry {
   /// `[completedAt, reps, weight, seconds]`, null for nil: the most numerous
   /// value of a stream file (each set and each set's original), so written
   /// without keys.
-  fileprivate var checkpointValue: JSONValue {
-    .array([
-      JSONValue(checkpoint: completedAt),
-      reps.map { .int(Int64($0)) } ?? .null,
-      weight.map(JSONValue.double) ?? .null,
-      seconds.map { .int(Int64($0)) } ?? .null,
-    ])
+  fileprivate func writeCheckpoint(to writer: inout CanonicalJSONWriter) throws(JournalError) {
+    writer.beginArray()
+    writer.value(date: completedAt)
+    if let reps { writer.value(reps) } else { writer.null() }
+    if let weight { try writer.value(weight) } else { writer.null() }
+    if let seconds { writer.value(seconds) } else { writer.null() }
+    writer.endArray()
   }
 
-  /// Reads ``checkpointValue``, found in the object `reader` reads.
+  /// Reads what ``writeCheckpoint(to:)`` wrote, found in the object `reader` reads.
   fileprivate init(checkpoint value: JSONValue?, in reader: PayloadReader) throws(PayloadError) {
     let failure = PayloadError(
       type: reader.type,
@@ -422,18 +461,23 @@ extension SetEntry {
 }
 
 extension WorkoutMetrics {
-  fileprivate var checkpointValue: JSONValue {
-    var object = StreamObject()
-    object.set("activeEnergyKcal", activeEnergyKcal)
-    object.set("avgHeartRate", avgHeartRate)
-    object.set("maxHeartRate", maxHeartRate)
-    object.set("minHeartRate", minHeartRate)
-    object.set("totalVolume", totalVolume)
-    object.set("hrZoneSeconds", hrZoneSeconds.map { .array($0.map(JSONValue.double)) })
-    object.set("healthKitWorkoutUUID", healthKitWorkoutUUID)
-    object.set("source", source.rawValue)
-    object.set("recordedAt", recordedAt)
-    return object.value
+  fileprivate func writeCheckpoint(to writer: inout CanonicalJSONWriter) throws(JournalError) {
+    writer.beginObject()
+    try writer.member("activeEnergyKcal", activeEnergyKcal)
+    try writer.member("avgHeartRate", avgHeartRate)
+    writer.member("healthKitWorkoutUUID", healthKitWorkoutUUID)
+    if let hrZoneSeconds {
+      writer.key("hrZoneSeconds")
+      writer.beginArray()
+      for seconds in hrZoneSeconds { try writer.value(seconds) }
+      writer.endArray()
+    }
+    try writer.member("maxHeartRate", maxHeartRate)
+    try writer.member("minHeartRate", minHeartRate)
+    writer.member("recordedAt", date: recordedAt)
+    writer.member("source", source.rawValue)
+    try writer.member("totalVolume", totalVolume)
+    writer.endObject()
   }
 
   fileprivate init(checkpoint reader: PayloadReader) throws(PayloadError) {

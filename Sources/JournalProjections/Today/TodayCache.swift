@@ -288,21 +288,39 @@ public enum TodayCache {
 // stream files hold them.
 
 extension TodayCache.Contents: CheckpointStream {
-  var checkpointValue: JSONValue {
-    var object = StreamObject()
-    object.set("format", format)
-    object.set("build", build)
-    object.set("positions", .object(positions.mapValues(\.checkpointValue)))
-    object.set("last", last?.checkpointValue)
-    object.set("now", now)
-    object.set("eventCount", eventCount)
-    object.set("windowStart", windowStart)
-    object.set("newestOutside", newestOutside?.checkpointValue)
-    object.set("newestOpenOutside", newestOpenOutside?.checkpointValue)
-    object.set("outsideDigest", outsideDigest)
-    object.set("splits", .array(splits.map(\.checkpointValue)))
-    object.set("workouts", .array(workouts.map(\.checkpointValue)))
-    return object.value
+  func writeCheckpoint(to writer: inout CanonicalJSONWriter) throws(JournalError) {
+    writer.beginObject()
+    writer.member("build", build)
+    writer.member("eventCount", eventCount)
+    writer.member("format", format)
+    if let last {
+      writer.key("last")
+      last.writeCheckpoint(to: &writer)
+    }
+    if let newestOpenOutside {
+      writer.key("newestOpenOutside")
+      newestOpenOutside.writeCheckpoint(to: &writer)
+    }
+    if let newestOutside {
+      writer.key("newestOutside")
+      newestOutside.writeCheckpoint(to: &writer)
+    }
+    writer.member("now", date: now)
+    writer.member("outsideDigest", outsideDigest)
+    writer.key("positions")
+    try writer.object(positions) { writer, position throws(JournalError) in
+      position.writeCheckpoint(to: &writer)
+    }
+    writer.key("splits")
+    writer.beginArray()
+    for split in splits { try split.writeCheckpoint(to: &writer) }
+    writer.endArray()
+    writer.member("windowStart", date: windowStart)
+    writer.key("workouts")
+    writer.beginArray()
+    for workout in workouts { try workout.writeCheckpoint(to: &writer) }
+    writer.endArray()
+    writer.endObject()
   }
 
   init(checkpoint reader: PayloadReader) throws(PayloadError) {
@@ -335,11 +353,11 @@ extension TodayCache.Contents: CheckpointStream {
 }
 
 extension TodayCache.WorkoutKey {
-  fileprivate var checkpointValue: JSONValue {
-    var object = StreamObject()
-    object.set("start", start)
-    object.set("id", id)
-    return object.value
+  fileprivate func writeCheckpoint(to writer: inout CanonicalJSONWriter) {
+    writer.beginObject()
+    writer.member("id", id)
+    writer.member("start", date: start)
+    writer.endObject()
   }
 
   fileprivate init(checkpoint reader: PayloadReader) throws(PayloadError) {
@@ -348,13 +366,13 @@ extension TodayCache.WorkoutKey {
 }
 
 extension FoldEvent.MergeKey {
-  fileprivate var checkpointValue: JSONValue {
-    var object = StreamObject()
-    object.set("milliseconds", .int(milliseconds))
-    object.set("counter", Int(counter))
-    object.set("device", device)
-    object.set("sequence", .int(Int64(bitPattern: sequence)))
-    return object.value
+  fileprivate func writeCheckpoint(to writer: inout CanonicalJSONWriter) {
+    writer.beginObject()
+    writer.member("counter", Int(counter))
+    writer.member("device", device)
+    writer.member("milliseconds", milliseconds)
+    writer.member("sequence", Int64(bitPattern: sequence))
+    writer.endObject()
   }
 
   fileprivate init(checkpoint reader: PayloadReader) throws(PayloadError) {
@@ -372,15 +390,15 @@ extension FoldEvent.MergeKey {
 }
 
 extension DevicePosition {
-  fileprivate var checkpointValue: JSONValue {
-    var object = StreamObject()
-    object.set("segment", segment)
-    object.set("offset", offset)
-    object.set("line", line)
-    object.set("sequence", .int(Int64(bitPattern: sequence)))
-    object.set("length", length)
-    object.set("hash", hash.description)
-    return object.value
+  fileprivate func writeCheckpoint(to writer: inout CanonicalJSONWriter) {
+    writer.beginObject()
+    writer.member("hash", hash.description)
+    writer.member("length", length)
+    writer.member("line", line)
+    writer.member("offset", offset)
+    writer.member("segment", segment)
+    writer.member("sequence", Int64(bitPattern: sequence))
+    writer.endObject()
   }
 
   fileprivate init(checkpoint reader: PayloadReader) throws(PayloadError) {

@@ -161,6 +161,23 @@ import Testing
     #expect(try Checkpoint.encodeState(workoutBack) == workoutBytes)
   }
 
+  /// The writer puts members in key order and numbers in their canonical form: parsing a
+  /// stream file and serializing it again gives the same bytes.
+  @Test func theBytesAreCanonical() throws {
+    var session = try RandomSession(seed: 11)
+    for _ in 0..<80 { session.step() }
+    let state = session.journal.state()
+    var files = [
+      try Checkpoint.encodeState(Self.fullWorkout()), try Checkpoint.encodeState(Self.fullSplit()),
+    ]
+    files += try state.workouts.values.map { try Checkpoint.encodeState($0) }
+    files += try state.splits.values.map { try Checkpoint.encodeState($0) }
+    for bytes in files {
+      #expect(try JSONValue.parse(bytes).serialized() == bytes)
+    }
+    #expect(files.count > 4)
+  }
+
   @Test func minimalStatesRoundTrip() throws {
     let split = SplitState(
       document: SplitDocument(
