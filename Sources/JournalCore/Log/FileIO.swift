@@ -107,20 +107,31 @@ extension FileIO {
     let descriptor = try open(path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW, mode: 0)
     defer { close(descriptor) }
     let size = max(0, Int(try size(descriptor, path: path)) - offset)
-    var bytes = [UInt8](repeating: 0, count: size)
+    return try read(descriptor, count: size, at: offset, path: path)
+  }
+
+  /// Reads `count` bytes at `offset` of an open file, looping over short reads; fewer when
+  /// the file ends first (it may have shrunk since its size was taken).
+  func read(
+    _ descriptor: Int32,
+    count: Int,
+    at offset: Int,
+    path: String
+  ) throws(SystemFailure) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: count)
     var filled = 0
     var failure: SystemFailure?
     bytes.withUnsafeMutableBytes { buffer in
-      while filled < size {
+      while filled < count {
         do throws(SystemFailure) {
-          let count = try read(
+          let read = try read(
             descriptor,
             into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]),
             at: Int64(offset + filled),
             path: path
           )
-          if count == 0 { break }
-          filled += count
+          if read == 0 { break }
+          filled += read
         } catch {
           failure = error
           return
@@ -128,8 +139,7 @@ extension FileIO {
       }
     }
     if let failure { throw failure }
-    // The file may have shrunk since fstat: keep only what was read.
-    if filled < size { bytes.removeLast(size - filled) }
+    if filled < count { bytes.removeLast(count - filled) }
     return bytes
   }
 

@@ -45,29 +45,11 @@ final class SegmentFile: Sendable {
     let lower = min(max(range.lowerBound, 0), size)
     let count = min(range.upperBound, size) - lower
     guard count > 0 else { return [] }
-    var bytes = [UInt8](repeating: 0, count: count)
-    var filled = 0
-    var failure: SystemFailure?
-    bytes.withUnsafeMutableBytes { buffer in
-      while filled < count {
-        do throws(SystemFailure) {
-          let read = try fileIO.read(
-            descriptor,
-            into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]),
-            at: Int64(lower + filled),
-            path: path
-          )
-          if read == 0 { break }
-          filled += read
-        } catch {
-          failure = error
-          return
-        }
-      }
+    do throws(SystemFailure) {
+      return try fileIO.read(descriptor, count: count, at: lower, path: path)
+    } catch {
+      throw error.journalError(file: relative)
     }
-    if let failure { throw failure.journalError(file: relative) }
-    if filled < count { bytes.removeLast(count - filled) }
-    return bytes
   }
 
   /// The bytes of `range`, all of them.
