@@ -330,21 +330,21 @@ extension EventLog {
     while true {
       let lower = file.size - start <= size ? start : file.size - size
       let chunk = try file.readAll(lower..<file.size)
-      let tail = chunk.withUnsafeBytes { bytes in
+      let (tail, lines) = chunk.withUnsafeBytes { bytes in
         var lines = segmentLines(bytes, firstLine: firstLine)
         // A window that does not start at the first line may start inside a line.
         if lower > start, !lines.isEmpty { lines.removeFirst() }
         return (JournalCore.findTail(bytes, lines: lines, file: file.relative), lines)
       }
-      if tail.0.lastRecord != nil || lower == start {
+      if tail.lastRecord != nil || lower == start {
         let whole = lower == start ? chunk : nil
-        guard let firstTorn = tail.0.firstTornLine else { return (file.size, nil, whole) }
-        let validEnd = lower + tail.0.validEnd
+        guard let firstTorn = tail.firstTornLine else { return (file.size, nil, whole) }
+        let validEnd = lower + tail.validEnd
         // The torn line's number: the lines before it, counted from `start` when the window
         // did not reach back that far.
         let number =
           lower == start
-          ? tail.1[firstTorn].number
+          ? lines[firstTorn].number
           : try firstLine + file.countNewlines(start..<validEnd, window: size)
         let notice = RecoveryNotice(
           kind: .tornTailNotRead,
@@ -352,7 +352,7 @@ extension EventLog {
           line: number,
           byteCount: file.size - validEnd,
           sideFile: nil,
-          cause: tail.0.cause ?? "bad record"
+          cause: tail.cause ?? "bad record"
         )
         return (validEnd, notice, whole)
       }
