@@ -386,13 +386,18 @@ final class ProjectionManifest {
 
   /// The shard of the documents in `path`'s folder.
   static func shard(of path: String) -> String {
-    let folder = RelativePath.folder(of: path)
-    guard !folder.isEmpty else { return "+" }
-    // By bytes: Foundation's `replacingOccurrences` costs more than the rest of a lookup.
-    return String(
-      decoding: folder.utf8.map { $0 == UInt8(ascii: "/") ? UInt8(ascii: "+") : $0 },
-      as: UTF8.self
-    )
+    // On the bytes in place: it runs for every entry of every shard read, and `String`'s
+    // generic searches and Foundation's `replacingOccurrences` cost more than the lookup.
+    var path = path
+    return path.withUTF8 { bytes in
+      guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")), slash > 0 else { return "+" }
+      return String(unsafeUninitializedCapacity: slash) { name in
+        for index in 0..<slash {
+          name[index] = bytes[index] == UInt8(ascii: "/") ? UInt8(ascii: "+") : bytes[index]
+        }
+        return slash
+      }
+    }
   }
 
   private static func headerBytes(base: String) -> [UInt8] {

@@ -75,8 +75,11 @@ enum RelativePath {
 
   /// The folder part of `path`, empty for a file at the top.
   static func folder(of path: String) -> String {
-    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
-    return String(path[..<slash])
+    var path = path
+    return path.withUTF8 { bytes in
+      guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<slash]), as: UTF8.self)
+    }
   }
 
   /// The last component of `path`.

@@ -26,6 +26,17 @@ extension RebuildTests {
     #expect(!RelativePath.isSafe(path))
   }
 
+  @Test func pathsNameTheirFolderAndShard() {
+    #expect(RelativePath.folder(of: "Workouts/2026/01/W1.json") == "Workouts/2026/01")
+    #expect(RelativePath.folder(of: "W1.json") == "")
+    #expect(RelativePath.folder(of: "é/ß.json") == "é")
+    #expect(ProjectionManifest.shard(of: "Workouts/2026/01/W1.json") == "Workouts+2026+01")
+    #expect(ProjectionManifest.shard(of: "Stubs/Splits/S1.json") == "Stubs+Splits")
+    #expect(ProjectionManifest.shard(of: "Splits/S1.json") == "Splits")
+    #expect(ProjectionManifest.shard(of: "top.json") == "+")
+    #expect(ProjectionManifest.shard(of: "/top.json") == "+")
+  }
+
   @Test func pathsNameTheirStream() {
     #expect(RelativePath.stream(of: "Splits/S1.json") == "split:S1")
     #expect(RelativePath.stream(of: "Stubs/Splits/S1.json") == "split:S1")
