@@ -94,33 +94,36 @@ struct Checkpoint: Equatable {
 
   /// The head's bytes: `key value` lines, then `checksum <sha256 of the lines>`.
   func encodedHead() -> [UInt8] {
-    var text = """
-      workout-journal-checkpoint \(Self.format)
-      build \(build)
-      position \(position)
-      last \(lastID.isEmpty ? "-" : lastID)
-      prefix \(prefixDigest)
-      now \(Self.encode(now))
-      rendered \(Self.encode(renderedNow))
-      events \(eventCount)
-      anomalies \(anomalyCount)
-      manifest \(manifestDigest.isEmpty ? "-" : manifestDigest)
-
-      """
-    // Appended piece by piece: the head is written at every rebuild.
-    text.reserveCapacity(text.utf8.count + 80 * (splits.count + expiring.count + pages.count))
-    for stream in quarantined { text += "quarantined \(stream)\n" }
+    // Written as bytes, word by word: the head is written at every rebuild.
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(600 + 150 * (splits.count + expiring.count + pages.count))
+    func line(_ words: String...) {
+      for (index, word) in words.enumerated() {
+        if index > 0 { bytes.append(UInt8(ascii: " ")) }
+        bytes.append(contentsOf: word.utf8)
+      }
+      bytes.append(UInt8(ascii: "\n"))
+    }
+    line("workout-journal-checkpoint", String(Self.format))
+    line("build", build)
+    line("position", String(position))
+    line("last", lastID.isEmpty ? "-" : lastID)
+    line("prefix", prefixDigest)
+    line("now", Self.encode(now))
+    line("rendered", Self.encode(renderedNow))
+    line("events", String(eventCount))
+    line("anomalies", String(anomalyCount))
+    line("manifest", manifestDigest.isEmpty ? "-" : manifestDigest)
+    for stream in quarantined { line("quarantined", stream) }
     for (stream, entry) in splits.sorted(by: { $0.key < $1.key }) {
-      text += "split \(stream) \(entry.digest) \(Self.encode(entry.expiry))\n"
+      line("split", stream, entry.digest, Self.encode(entry.expiry))
     }
     for (stream, expiry) in expiring.sorted(by: { $0.key < $1.key }) {
-      text += "expiring \(stream) \(Self.encode(expiry))\n"
+      line("expiring", stream, Self.encode(expiry))
     }
-    for (page, digest) in pages.sorted(by: { $0.key < $1.key }) {
-      text += "page \(page) \(digest)\n"
-    }
-    var bytes = Array(text.utf8)
-    bytes += Array("checksum \(SHA256Digest.hex(bytes))\n".utf8)
+    for (page, digest) in pages.sorted(by: { $0.key < $1.key }) { line("page", page, digest) }
+    let checksum = SHA256Digest.hex(bytes)
+    line("checksum", checksum)
     return bytes
   }
 
@@ -260,9 +263,15 @@ struct Checkpoint: Equatable {
 
   /// The words of a line, split at single spaces on its bytes.
   private static func words(_ line: ArraySlice<UInt8>) -> [String] {
-    line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false).map {
-      String(decoding: $0, as: UTF8.self)
+    var words: [String] = []
+    words.reserveCapacity(4)
+    var start = line.startIndex
+    for index in line.indices where line[index] == UInt8(ascii: " ") {
+      words.append(String(decoding: line[start..<index], as: UTF8.self))
+      start = index + 1
     }
+    words.append(String(decoding: line[start...], as: UTF8.self))
+    return words
   }
 
   /// Why a checkpoint was not used, for the report.

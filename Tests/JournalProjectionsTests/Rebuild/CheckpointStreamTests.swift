@@ -178,6 +178,45 @@ import Testing
     #expect(files.count > 4)
   }
 
+  /// The head's bytes, as docs/Rebuild.md describes them, and back.
+  @Test func theHeadIsTheDocumentedForm() {
+    var checkpoint = Checkpoint()
+    checkpoint.build = "b"
+    checkpoint.position = 3
+    checkpoint.lastID = "L"
+    checkpoint.prefixDigest = "p"
+    checkpoint.now = Date(timeIntervalSinceReferenceDate: 1.5)
+    checkpoint.eventCount = 2
+    checkpoint.quarantined = ["workout:Q"]
+    checkpoint.splits = ["split:S": Checkpoint.StreamEntry(digest: "d", expiry: nil)]
+    checkpoint.expiring = ["workout:W": Date(timeIntervalSinceReferenceDate: -2)]
+    checkpoint.pages = ["1": "f", "0": "e"]
+    let body = """
+      workout-journal-checkpoint 3
+      build b
+      position 3
+      last L
+      prefix p
+      now 3ff8000000000000
+      rendered -
+      events 2
+      anomalies 0
+      manifest -
+      quarantined workout:Q
+      split split:S d -
+      expiring workout:W c000000000000000
+      page 0 e
+      page 1 f
+
+      """
+    let bytes = checkpoint.encodedHead()
+    #expect(
+      String(decoding: bytes, as: UTF8.self)
+        == body + "checksum \(SHA256Digest.hex(Array(body.utf8)))\n"
+    )
+    #expect(Checkpoint.decodeHead(bytes) == .success(checkpoint))
+  }
+
   @Test func minimalStatesRoundTrip() throws {
     let split = SplitState(
       document: SplitDocument(
