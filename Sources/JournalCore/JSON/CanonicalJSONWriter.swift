@@ -143,6 +143,15 @@ public struct CanonicalJSONWriter {
     needsComma = true
   }
 
+  /// Writes a value built as a tree, in the same canonical form.
+  ///
+  /// - Throws: ``JournalError`` for a NaN or infinite number in it.
+  public mutating func value(_ value: JSONValue) throws(JournalError) {
+    separate()
+    try value.serialize(into: &bytes)
+    needsComma = true
+  }
+
   // MARK: - Members
 
   /// A string member; nothing when `value` is nil.

@@ -66,18 +66,12 @@ extension CanonicalJSONWriter {
     value(date: date)
   }
 
-  /// Machine settings as events hold them: `[{"name":…,"value":…}]`.
-  mutating func member(_ key: StaticString, machineSettings: [MachineSetting]?) {
+  /// Machine settings as events hold them (`JSONValue(machineSettings:)`).
+  mutating func member(_ key: StaticString, machineSettings: [MachineSetting]?) throws(JournalError)
+  {
     guard let machineSettings else { return }
     self.key(key)
-    beginArray()
-    for setting in machineSettings {
-      beginObject()
-      member("name", setting.name)
-      member("value", setting.value)
-      endObject()
-    }
-    endArray()
+    try value(JSONValue(machineSettings: machineSettings))
   }
 
   /// An object whose keys are known only at run time, written in key order.
@@ -197,7 +191,7 @@ extension ExerciseDocument {
     writer.member("id", id)
     writer.member("libraryName", libraryName)
     writer.member("loadType", loadType.rawValue)
-    writer.member("machineSettings", machineSettings: machineSettings)
+    try writer.member("machineSettings", machineSettings: machineSettings)
     writer.member("name", name)
     writer.member("order", order)
     writer.member("reps", reps)
@@ -367,7 +361,7 @@ extension WorkoutLogDocument {
     writer.member("id", id)
     writer.member("libraryName", libraryName)
     writer.member("loadType", loadType.rawValue)
-    writer.member("machineSettings", machineSettings: machineSettings)
+    try writer.member("machineSettings", machineSettings: machineSettings)
     writer.member("notes", notes)
     writer.member("order", order)
     writer.member("reps", reps)

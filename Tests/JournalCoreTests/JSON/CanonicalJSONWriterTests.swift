@@ -54,8 +54,10 @@ import Testing
     writer.beginObject()
     writer.endObject()
     writer.endArray()
+    writer.key("h")
+    try writer.value(JSONValue.object(["z": .int(1), "y": .array([])]))
     writer.endObject()
-    let expected = #"{"a":1,"c":true,"d":-0.0,"e":"x\"y","g":[null,{}]}"#
+    let expected = #"{"a":1,"c":true,"d":-0.0,"e":"x\"y","g":[null,{}],"h":{"y":[],"z":1}}"#
     #expect(String(decoding: writer.bytes, as: UTF8.self) == expected)
   }
 
