@@ -72,9 +72,7 @@ public struct CanonicalJSONWriter {
   }
 
   /// Whether `a` sorts before `b` as object keys do: by their UTF-8 bytes.
-  public static func precedes(_ a: String, _ b: String) -> Bool {
-    a.utf8.lexicographicallyPrecedes(b.utf8)
-  }
+  public static func precedes(_ a: String, _ b: String) -> Bool { utf8Precedes(a, b) }
 
   private mutating func writeKey(_ utf8: UnsafeBufferPointer<UInt8>) {
     #if DEBUG
@@ -87,15 +85,8 @@ public struct CanonicalJSONWriter {
     }
     #endif
     separate()
-    bytes.append(UInt8(ascii: "\""))
-    var mark = utf8.startIndex
-    for index in utf8.indices where needsEscape(utf8[index]) {
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[mark..<index]))
-      appendEscaped(utf8[index], to: &bytes)
-      mark = index + 1
-    }
-    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[mark...]))
-    bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+    appendJSONString(utf8: utf8, to: &bytes)
+    bytes.append(UInt8(ascii: ":"))
     needsComma = false
   }
 
@@ -163,9 +154,7 @@ public struct CanonicalJSONWriter {
 
   /// An integer member; nothing when `value` is nil.
   public mutating func member(_ key: StaticString, _ value: Int?) {
-    guard let value else { return }
-    self.key(key)
-    self.value(Int64(value))
+    member(key, value.map(Int64.init))
   }
 
   /// An integer member; nothing when `value` is nil.

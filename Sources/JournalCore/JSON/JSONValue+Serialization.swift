@@ -72,7 +72,7 @@ extension JSONValue {
 }
 
 /// Whether `a`'s UTF-8 bytes sort before `b`'s: the order of object keys.
-private func utf8Precedes(_ a: String, _ b: String) -> Bool {
+func utf8Precedes(_ a: String, _ b: String) -> Bool {
   // The bytes in place for native strings (compared by `memcmp`), else one by one.
   let inPlace = a.utf8.withContiguousStorageIfAvailable { x in
     b.utf8.withContiguousStorageIfAvailable { y -> Bool in
@@ -119,33 +119,36 @@ func appendDouble(_ value: Double, to output: inout [UInt8]) throws(JournalError
 }
 
 /// Whether a byte must be escaped in a JSON string: `"`, `\` and control characters.
-func needsEscape(_ byte: UInt8) -> Bool {
+private func needsEscape(_ byte: UInt8) -> Bool {
   byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
 }
 
 /// Appends `string` as a JSON string literal with the canonical minimal escaping.
 func appendJSONString(_ string: String, to output: inout [UInt8]) {
+  var string = string
+  string.withUTF8 { appendJSONString(utf8: $0, to: &output) }
+}
+
+/// Appends the UTF-8 text `utf8` as a JSON string literal with the canonical minimal escaping.
+func appendJSONString(utf8: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
   output.append(UInt8(ascii: "\""))
   // Runs of bytes that need no escape are copied whole.
-  var string = string
-  string.withUTF8 { utf8 in
-    var mark = 0
-    for index in utf8.indices {
-      let byte = utf8[index]
-      guard needsEscape(byte) else { continue }
-      if mark < index {
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[mark..<index]))
-      }
-      appendEscaped(byte, to: &output)
-      mark = index + 1
+  var mark = 0
+  for index in utf8.indices {
+    let byte = utf8[index]
+    guard needsEscape(byte) else { continue }
+    if mark < index {
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[mark..<index]))
     }
-    if mark < utf8.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[mark...])) }
+    appendEscaped(byte, to: &output)
+    mark = index + 1
   }
+  if mark < utf8.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[mark...])) }
   output.append(UInt8(ascii: "\""))
 }
 
 /// Appends the escape of a byte that JSON strings must escape.
-func appendEscaped(_ byte: UInt8, to output: inout [UInt8]) {
+private func appendEscaped(_ byte: UInt8, to output: inout [UInt8]) {
   switch byte {
   case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
   case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
