@@ -11,7 +11,7 @@ extension Array where Element: Sendable {
   ///   - transform: maps one element; called from several threads at once.
   /// - Returns: the mapped elements, in order.
   public func concurrentMap<T>(
-    chunkSize: Int = 16_384,
+    chunkSize: Int = 2_048,
     _ transform: @Sendable (Element) -> T
   ) -> [T] {
     precondition(chunkSize > 0, "a chunk holds at least one element")
@@ -46,7 +46,7 @@ extension Array where Element: Sendable {
   ///   - transform: maps one element with its chunk's state; nil gives up.
   /// - Returns: the mapped elements in order, or nil.
   public func concurrentMapIfAll<T, State: Sendable>(
-    chunkSize: Int = 16_384,
+    chunkSize: Int = 2_048,
     state: State,
     _ transform: @Sendable (Element, inout State) -> T?
   ) -> [T]? {

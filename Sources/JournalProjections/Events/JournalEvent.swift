@@ -130,6 +130,34 @@ extension JournalEvent {
     }
   }
 
+  /// What the fold of an event reads and changes, besides the event count and the time.
+  public enum FoldTarget: Sendable, Hashable {
+    /// The splits, any of them.
+    case splits
+    /// The workout of the event's stream, and no other.
+    case workout
+    /// Nothing (a revert acts before the fold).
+    case nothing
+  }
+
+  /// What the fold of this event reads and changes: the one rule that routes an event in
+  /// ``JournalState/apply(_:)``. Events of different workouts, and split events, never
+  /// touch each other's state, which lets a long history be folded in parts at once
+  /// (``Replayer/fold(_:upTo:startingFrom:observe:)``).
+  public var foldTarget: FoldTarget {
+    switch self {
+    case .splitCreated, .splitUpdated, .splitsReordered, .splitDeleted, .exerciseAdded,
+      .exerciseUpdated, .exerciseRemoved, .exerciseMoved, .exerciseDuplicated:
+      .splits
+    case .workoutStarted, .logAdded, .logRemoved, .planEdited, .logStarted, .setCompleted,
+      .setAdjusted, .setAdded, .logCompleted, .logSkipped, .logReset, .workoutEnded,
+      .metricsRecorded, .workoutDeleted:
+      .workout
+    case .eventsReverted:
+      .nothing
+    }
+  }
+
   /// The log an event is about, for log-level events.
   public var logID: String? {
     switch self {

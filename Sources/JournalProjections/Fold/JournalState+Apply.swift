@@ -9,6 +9,15 @@ extension JournalState {
   public mutating func apply(_ e: FoldEvent) {
     eventCount += 1
     if now.map({ e.recordedAt > $0 }) ?? true { now = e.recordedAt }
+    switch e.event.foldTarget {
+    case .splits: applyToSplits(e)
+    case .workout: applyToWorkout(e)
+    case .nothing: break  // Reverts act before the fold: the replayer leaves cancelled events out.
+    }
+  }
+
+  /// Folds a split event (``JournalEvent/FoldTarget/splits``).
+  private mutating func applyToSplits(_ e: FoldEvent) {
     switch e.event {
     case .splitCreated(let created): createSplit(e, created)
     case .splitUpdated(let update):
@@ -41,14 +50,20 @@ extension JournalState {
     case .exerciseMoved(let moved): editSplit(e) { split in split.moveExercise(moved) }
     case .exerciseDuplicated(let duplicated):
       editSplit(e) { split in split.duplicateExercise(duplicated) }
+    default:
+      preconditionFailure("\(e.event.typeName) is not a split event")
+    }
+  }
+
+  /// Folds a workout event (``JournalEvent/FoldTarget/workout``).
+  private mutating func applyToWorkout(_ e: FoldEvent) {
+    switch e.event {
     case .workoutStarted(let started): startWorkout(e, started)
     case .workoutDeleted:
       guard let state = workouts[e.streamID], state.deletedAt == nil else {
         return report(e, "no live workout '\(e.streamID)' to delete; ignored")
       }
       workouts[e.streamID]?.deletedAt = e.at
-    case .eventsReverted:
-      break  // Reverts act before the fold: the replayer leaves cancelled events out.
     default:
       editWorkout(e)
     }

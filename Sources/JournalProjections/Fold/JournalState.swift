@@ -69,6 +69,11 @@ public struct JournalState: Sendable {
 
   public init() {}
 
+  /// Whether nothing has been folded into the state.
+  public var isEmpty: Bool {
+    eventCount == 0 && splits.isEmpty && workouts.isEmpty && anomalies.isEmpty && now == nil
+  }
+
   /// Live splits, sorted by order then id.
   public var liveSplits: [SplitState] {
     splits.values.filter { $0.deletedAt == nil }.sorted {

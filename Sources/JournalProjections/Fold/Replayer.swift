@@ -145,6 +145,10 @@ public enum Replayer {
     var fold = Fold(reverts: events, startingFrom: initial)
     // Read in place: iterating the slice would copy every event.
     events.withUnsafeBufferPointer { events in
+      if observe == nil, initial.isEmpty, events.count >= Self.partsMinimum {
+        fold.applyInParts(events, parts: Self.parts)
+        return
+      }
       for index in events.indices {
         if let observe {
           let before = fold.state
@@ -167,14 +171,14 @@ public enum Replayer {
   /// try history.forEachEvent { fold.apply($0) }
   /// let state = fold.state
   /// ```
-  public struct Fold {
+  public struct Fold: Sendable {
     /// The state folded so far.
-    public private(set) var state: JournalState
+    public internal(set) var state: JournalState
     private let cancelled: Cancelled
     /// Tells most events that they are not cancelled without looking their id up.
     private let filter: CancelledFilter
 
-    private enum Cancelled {
+    private enum Cancelled: Sendable {
       case byID([String: String])
       case byULID(CancelledEvents)
     }
@@ -226,7 +230,7 @@ public enum Replayer {
 /// Most events are not cancelled; an event whose id's bit is clear is told so from the last
 /// eight bytes of its id (a ULID's random part), without hashing the whole id as a `String`.
 /// A set bit only means "look it up": the answer always comes from the exact set.
-private struct CancelledFilter {
+private struct CancelledFilter: Sendable {
   /// At least 16 bits per id, so that about one event in 16 is looked up in vain.
   private var words: [UInt64]
   private let shift: UInt64

@@ -38,7 +38,10 @@ struct GeneratedSample: Sendable {
   }
 }
 
-private let shared = Result { try GeneratedSample() }
+extension GeneratedSample {
+  /// The sample with the default seed, generated once for every test that only reads it.
+  static let shared = Result { try GeneratedSample() }
+}
 
 /// Every file under `root` (hidden ones too), by relative path.
 func sampleFiles(in root: URL) throws -> [String: Data] {
@@ -71,7 +74,7 @@ func expectSameFiles(
 }
 
 @Suite struct SampleJournalTests {
-  func sample() throws -> GeneratedSample { try shared.get() }
+  func sample() throws -> GeneratedSample { try GeneratedSample.shared.get() }
 }
 
 // MARK: - Reproducibility
@@ -106,7 +109,7 @@ extension SampleJournalTests {
   /// story's zones.
   @Suite(.serialized) struct MachineTimeZone {
     @Test func generationUnderTwoZonesWritesTheSameBytes() throws {
-      let expected = try shared.get().files
+      let expected = try GeneratedSample.shared.get().files
       let saved = ProcessInfo.processInfo.environment["TZ"]
       defer {
         if let saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
