@@ -140,10 +140,11 @@ extension JournalEvent {
     case nothing
   }
 
-  /// What the fold of this event reads and changes: the one rule that routes an event in
-  /// ``JournalState/apply(_:)``. Events of different workouts, and split events, never
-  /// touch each other's state, which lets a long history be folded in parts at once
-  /// (``Replayer/fold(_:upTo:startingFrom:observe:)``).
+  /// What the fold of this event reads and changes.
+  ///
+  /// The one rule that routes an event in ``JournalState/apply(_:)``. Events of different
+  /// workouts, and split events, never touch each other's state, which lets a long history
+  /// be folded in parts at once (``Replayer/fold(_:upTo:startingFrom:observe:)``).
   public var foldTarget: FoldTarget {
     switch self {
     case .splitCreated, .splitUpdated, .splitsReordered, .splitDeleted, .exerciseAdded,
