@@ -2,7 +2,8 @@
 //
 // Each input is decoded twice: as given (so the checksum path is fuzzed), and with its
 // checksum suffix recomputed (so the envelope decoder behind the checksum is reached too).
-// A record that decodes must survive being encoded again and decoded back.
+// A record that decodes must survive being encoded again and decoded back, and a line read
+// by its fixed parts (as the writer spells it) must decode as the general reader decodes it.
 
 @testable import JournalCore
 
@@ -28,6 +29,23 @@ public func fuzzRecordDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int3
   line.append(contentsOf: #""}"#.utf8)
   let decoded = line.withUnsafeBytes { buffer in
     try? EventRecord.decode(line: buffer, location: location)
+  }
+  // A line read by its fixed parts must give what the general reader gives.
+  line.withUnsafeBytes { buffer in
+    var strings = RecordStrings()
+    guard
+      let written = EventRecord.decodeWritten(line: buffer, location: location, strings: &strings)
+    else { return }
+    var general = RecordStrings()
+    let reference = try? EventRecord.decodeAnySpelling(
+      line: buffer,
+      location: location,
+      hashing: false,
+      strings: &general
+    )
+    guard reference == written else {
+      fatalError("the two readers disagree: \(String(decoding: line, as: UTF8.self))")
+    }
   }
   guard let record = decoded else { return 0 }
   // The payload was checked and kept as bytes: it must parse, and it is an object.

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A strict RFC 8259 parser over UTF-8 bytes, producing ``JSONValue``s.
 ///
 /// Numbers with neither fraction nor exponent that fit in `Int64` become `.int`; all others
@@ -21,7 +29,13 @@ struct JSONParser {
   /// innermost last (start and end of each, flattened).
   var keyRanges: [Int] = []
 
-  init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+  /// A parser of `bytes`; `keyRanges` may bring an emptied buffer from an earlier parser, so
+  /// that checking objects allocates nothing.
+  init(_ bytes: UnsafeRawBufferPointer, keyRanges: [Int] = []) {
+    self.bytes = bytes
+    self.keyRanges = keyRanges
+    self.keyRanges.removeAll(keepingCapacity: true)
+  }
 
   /// Parses a whole document: one value with optional surrounding whitespace.
   mutating func parseDocument() throws(Failure) -> JSONValue {
@@ -382,6 +396,16 @@ struct JSONParser {
 
   @inline(__always)
   func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+
+  /// Moves past `literal` when the bytes at the index are exactly its bytes; else stays.
+  mutating func skip(_ literal: StaticString) -> Bool {
+    let count = literal.utf8CodeUnitCount
+    guard count <= bytes.count - index, let base = bytes.baseAddress,
+      memcmp(base + index, literal.utf8Start, count) == 0
+    else { return false }
+    index += count
+    return true
+  }
 
   @inline(__always)
   mutating func skipWhitespace() {

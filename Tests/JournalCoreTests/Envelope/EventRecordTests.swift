@@ -87,4 +87,121 @@ import Testing
     #expect(cause(Array(good.dropLast())) == "missing checksum")
     #expect(cause([]) == "empty line")
   }
+
+  /// Seals `body` (a line without its checksum suffix) with a good checksum.
+  static func sealed(_ body: [UInt8]) -> [UInt8] {
+    body + checksumPrefix + Array(hex8(CRC32C.checksum(body)).utf8) + Array(#""}"#.utf8)
+  }
+
+  /// `text` with the number after `"key":` replaced by `value`.
+  static func replacingNumber(of key: String, in text: String, with value: String) -> String {
+    guard let start = text.range(of: "\"\(key)\":")?.upperBound else { return text }
+    let end = text[start...].firstIndex(of: ",") ?? text.endIndex
+    return text.replacingCharacters(in: start..<end, with: value)
+  }
+
+  /// What decoding `line` gives: the record or the failure's cause.
+  static func outcome(
+    _ line: [UInt8],
+    _ decode: (UnsafeRawBufferPointer) throws(RecordFailure) -> EventRecord
+  ) -> Result<EventRecord, RecordFailure> {
+    line.withUnsafeBytes { buffer in
+      do throws(RecordFailure) { return .success(try decode(buffer)) } catch {
+        return .failure(error)
+      }
+    }
+  }
+
+  /// Both readers give the same record, or the same failure.
+  ///
+  /// Lines as the writer spells them are read by matching their fixed parts
+  /// (`decodeWritten`), every other line by the general reader: written lines, respelled
+  /// ones and lines damaged at random (then sealed again, so that the envelope reader is
+  /// reached).
+  @Test(arguments: 0..<8 as Range<UInt64>)
+  func writtenLinesReadAsTheGeneralReaderReadsThem(seed: UInt64) throws {
+    var random = SplitMix64(seed: 0x11E5 &+ seed)
+    let location = RecordLocation(file: "x", line: 1)
+    let devices = ["phone", "watch", "tablet-2", "a"]
+    let streams = ["workout:A", "split:\u{e9}t\u{e9}", "history", "tab\there", #"quote"d"#]
+    let types = ["set.completed", "log.started", "\u{1F3CB}", "x"]
+    let noise: [UInt8] = Array(#" "\,:{}[]0-1.eaZ"#.utf8) + [0x09, 0x0A, 0xC3, 0x80]
+    var read = (written: 0, damaged: 0)
+    for _ in 0..<200 {
+      var payload = randomJSONValue(&random, depth: 2)
+      if case .object = payload {} else { payload = ["value": payload] }
+      let encoded = try EventRecord.encode(
+        id: ULID(high: random.next(), low: random.next()),
+        device: devices[Int(random.next() % 4)],
+        sequence: random.next() % 3 == 0 ? 1 : random.next() >> 1,
+        time: HybridTime(
+          milliseconds: Int64(bitPattern: random.next()) >> Int64(random.next() % 63),
+          counter: UInt32(truncatingIfNeeded: random.next() >> Int64(random.next() % 63))
+        ),
+        event: NewEvent(
+          stream: streams[Int(random.next() % UInt64(streams.count))],
+          type: types[Int(random.next() % UInt64(types.count))],
+          version: Int(random.next() % 5) + 1,
+          payload: payload
+        ),
+        previousHash: SHA256.hash(Array("\(random.next())".utf8)),
+        location: location
+      )
+      var lines = [Array(encoded.line.dropLast())]
+      var body = Array(lines[0].dropLast(checksumSuffixLength))
+      // Respelled copies: numbers out of range, more after the last key (a duplicate, an
+      // unknown key, junk), whitespace.
+      let text = String(decoding: body, as: UTF8.self)
+      for (key, value) in [
+        ("seq", "0"), ("seq", "-1"), ("seq", "01"), ("v", "0"), ("lc", "4294967296"),
+        ("lc", "-1"), ("ms", "1.5"), ("ms", "9223372036854775808"),
+      ] {
+        lines.append(Self.sealed(Array(Self.replacingNumber(of: key, in: text, with: value).utf8)))
+      }
+      for tail in [#"x"#, " ", #","id":"\#(encoded.record.id)""#, #","future":1"#] {
+        lines.append(Self.sealed(body + Array(tail.utf8)))
+      }
+      lines.append(Self.sealed(Array(#"{ "#.utf8) + body.dropFirst()))
+      // Damaged copies: bytes replaced, inserted or removed before the checksum.
+      for _ in 0..<6 {
+        let at = Int(random.next() % UInt64(body.count))
+        let byte = noise[Int(random.next() % UInt64(noise.count))]
+        switch random.next() % 3 {
+        case 0: body[at] = byte
+        case 1: body.insert(byte, at: at)
+        default: body.remove(at: at)
+        }
+        lines.append(Self.sealed(body))
+      }
+      for (index, line) in lines.enumerated() {
+        var strings = RecordStrings()
+        let general = Self.outcome(line) { buffer throws(RecordFailure) in
+          try EventRecord.decodeAnySpelling(
+            line: buffer,
+            location: location,
+            hashing: false,
+            strings: &strings
+          )
+        }
+        let either = Self.outcome(line) { buffer throws(RecordFailure) in
+          try EventRecord.decode(line: buffer, location: location)
+        }
+        #expect(either == general, "\(String(decoding: line, as: UTF8.self))")
+        var written = RecordStrings()
+        let fast = line.withUnsafeBytes { buffer in
+          EventRecord.decodeWritten(line: buffer, location: location, strings: &written)
+        }
+        if let fast { #expect(.success(fast) == general) }
+        if index == 0 {
+          #expect(fast != nil, "a written line is read by its fixed parts")
+          read.written += 1
+        } else if fast != nil {
+          read.damaged += 1
+        }
+      }
+    }
+    // Some damage leaves a line as the writer could have spelled it (a digit changed).
+    #expect(read.written == 200)
+    #expect(read.damaged > 0)
+  }
 }
