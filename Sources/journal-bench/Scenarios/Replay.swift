@@ -33,14 +33,14 @@ extension Bench {
     // apart: it is not part of replaying, and a command's process exits instead.
     let replay = {
       let cpu = processorSeconds()
-      var journal: Journal?
+      var replayed: [Journal] = []
       let wall = try time {
-        let opened = try Journal(store: try FileEventStore(url: url), newID: readOnlyID)
-        consume(opened.state().eventCount)
-        journal = opened
+        let journal = try Journal(store: try FileEventStore(url: url), newID: readOnlyID)
+        consume(journal.state().eventCount)
+        replayed.append(journal)
       }
       replayCPU.values.append(processorSeconds() - cpu)
-      releases.values.append(time { journal = nil })
+      releases.values.append(time { replayed.removeAll() })
       return wall
     }
     let verify = {
