@@ -46,10 +46,11 @@ import Testing
     )
   }
 
-  /// The sample's history, damaged at random: events dropped, repeated, moved to another
-  /// stream (a workout's events on a split and the other way round); reverts, reorders of
-  /// every split and splits created without an order added. The fold meets every kind of
-  /// anomaly, in several parts at once.
+  /// The sample's history, damaged at random.
+  ///
+  /// Events are dropped, repeated, moved to another stream (a workout's events on a split
+  /// and the other way round); reverts, reorders of every split and splits created without
+  /// an order are added. The fold meets every kind of anomaly, in several parts at once.
   static func damaged(_ history: [FoldEvent], seed: UInt64) -> [FoldEvent] {
     var random = SplitMix64(seed: seed)
     let streams = Array(Set(history.map(\.stream))).sorted()
