@@ -67,7 +67,7 @@ extension Array where Element: Sendable {
           var state = state
           for index in start..<Swift.min(total, start + chunkSize) {
             guard let value = transform(pointers.source[index], &state) else { return }
-            pointers.target.initializeElement(at: index, to: value)
+            pointers.target.initializeElement(at: index, to: consume value)
             counts.base[chunk] += 1
           }
         }
