@@ -45,6 +45,9 @@ public struct Invocation: Sendable {
   public var console: Console
   /// The current directory, for resolving relative paths.
   public var currentDirectory: URL
+  /// Whether the journals the command opens are kept until the process exits instead of
+  /// freed when it returns (`ProcessLifetime`): set by the `journal` binary only.
+  public var keepsJournalsUntilExit = false
 
   /// The journal folder: `--journal`, else `$WORKOUT_JOURNAL`, else `./Journal`.
   public var journalURL: URL {

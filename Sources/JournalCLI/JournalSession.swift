@@ -25,6 +25,7 @@ struct JournalSession {
     self.now = now
     self.at = try invocation.arguments.value("at").map { try TimeParser.parse($0, now: now) }
     for notice in journal.notices { invocation.console.error("warning: \(notice)") }
+    if invocation.keepsJournalsUntilExit { ProcessLifetime.keep(journal) }
   }
 
   /// The journal folder named by the invocation, checked to hold a journal.
