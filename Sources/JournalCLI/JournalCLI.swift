@@ -7,10 +7,15 @@ public enum JournalCLI {
 
   /// Runs `journal` with `arguments` (without the program name).
   ///
-  /// - Parameter keepingJournalsUntilExit: keep the journals the command opens until the
-  ///   process exits (`ProcessLifetime`), for a process that exits right after: freeing a
-  ///   replayed journal takes a tenth of a second at 100k events. Runs in a process that
-  ///   goes on (tests) leave it false.
+  /// - Parameters:
+  ///   - arguments: the words after the program name.
+  ///   - environment: the variables the command reads (`WORKOUT_JOURNAL`, `NO_COLOR`, …).
+  ///   - console: where output and errors go.
+  ///   - currentDirectory: what relative paths are resolved against.
+  ///   - keepingJournalsUntilExit: keep the journals the command opens until the process
+  ///     exits (`ProcessLifetime`), for a process that exits right after: freeing a
+  ///     replayed journal takes a tenth of a second at 100k events. Runs in a process that
+  ///     goes on (tests) leave it false.
   /// - Returns: the exit status: 0 success, 1 failure, 64 usage error.
   public static func run(
     arguments: [String],
