@@ -40,7 +40,6 @@ public func fuzzRecordDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int3
     let reference = try? EventRecord.decodeAnySpelling(
       line: buffer,
       location: location,
-      hashing: false,
       strings: &general
     )
     guard reference == written else {

@@ -118,16 +118,14 @@ extension EventRecord {
       )
     }
     try verifyChecksum(line)
-    if var record = decodeWritten(line: line, location: location, strings: &strings) {
-      if hashing { record.hash = SHA256.hash(line) }
-      return record
+    var record: EventRecord
+    if let written = decodeWritten(line: line, location: location, strings: &strings) {
+      record = written
+    } else {
+      record = try decodeAnySpelling(line: line, location: location, strings: &strings)
     }
-    return try decodeAnySpelling(
-      line: line,
-      location: location,
-      hashing: hashing,
-      strings: &strings
-    )
+    if hashing { record.hash = SHA256.hash(line) }
+    return record
   }
 
   /// Decodes a line whose checksum was checked, however its envelope is spelled: keys in
@@ -135,19 +133,11 @@ extension EventRecord {
   static func decodeAnySpelling(
     line: UnsafeRawBufferPointer,
     location: RecordLocation,
-    hashing: Bool,
     strings: inout RecordStrings
   ) throws(RecordFailure) -> EventRecord {
     var parser = JSONParser(line)
     do {
-      var record = try decodeEnvelope(
-        &parser,
-        line: line,
-        location: location,
-        strings: &strings
-      )
-      if hashing { record.hash = SHA256.hash(line) }
-      return record
+      return try decodeEnvelope(&parser, line: line, location: location, strings: &strings)
     } catch let failure as JSONParser.Failure {
       throw RecordFailure(cause: "malformed JSON at byte \(failure.offset): \(failure.reason)")
     } catch let failure as RecordFailure {

@@ -179,7 +179,6 @@ import Testing
           try EventRecord.decodeAnySpelling(
             line: buffer,
             location: location,
-            hashing: false,
             strings: &strings
           )
         }
