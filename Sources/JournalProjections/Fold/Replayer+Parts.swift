@@ -25,10 +25,6 @@ extension Replayer.Fold {
   /// state as applying each event in turn.
   mutating func applyInParts(_ events: UnsafeBufferPointer<FoldEvent>, parts: Int) {
     precondition(state.isEmpty, "a fold in parts starts from an empty state")
-    guard parts > 1 else {
-      for index in events.indices { apply(events[index]) }
-      return
-    }
     let template = self
     let folded = PartResults(count: parts)
     let shared = SharedEvents(events: events)
@@ -55,22 +51,27 @@ extension Replayer.Fold {
   }
 
   /// The state of every part put together.
-  private static func combine(_ results: [PartResult]) -> JournalState {
-    var state = JournalState()
+  private static func combine(_ results: consuming [PartResult]) -> JournalState {
     var anomalies: [(cause: Int, order: Int, anomaly: Anomaly)] = []
-    for result in results {
-      let part = result.state
-      // Each workout and split is in one part only.
-      state.splits.merge(part.splits) { first, _ in first }
-      state.workouts.merge(part.workouts) { first, _ in first }
-      state.eventCount += part.eventCount
-      if let now = part.now, state.now.map({ now > $0 }) ?? true { state.now = now }
-      for (order, (cause, anomaly)) in zip(result.causes, part.anomalies).enumerated() {
+    for index in results.indices {
+      let result = results[index]
+      for (order, (cause, anomaly)) in zip(result.causes, result.state.anomalies).enumerated() {
         anomalies.append((cause, order, anomaly))
       }
     }
     // The anomalies of one event are in one part, in order.
     anomalies.sort { ($0.cause, $0.order) < ($1.cause, $1.order) }
+    // The first part holds every split: the others' workouts, counts and times are added
+    // to it, moved out of the results so that adding copies nothing.
+    var state = results[0].state
+    results[0].state = JournalState()
+    for index in results.indices.dropFirst() {
+      let part = results[index].state
+      // Each workout is in one part only.
+      state.workouts.merge(part.workouts) { first, _ in first }
+      state.eventCount += part.eventCount
+      if let now = part.now, state.now.map({ now > $0 }) ?? true { state.now = now }
+    }
     state.anomalies = anomalies.map(\.anomaly)
     return state
   }

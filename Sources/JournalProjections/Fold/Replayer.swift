@@ -147,7 +147,7 @@ public enum Replayer {
     var fold = Fold(reverts: events, startingFrom: initial)
     // Read in place: iterating the slice would copy every event.
     events.withUnsafeBufferPointer { events in
-      if observe == nil, initial.isEmpty, events.count >= Self.partsMinimum {
+      if observe == nil, initial.isEmpty, events.count >= Self.partsMinimum, Self.parts > 1 {
         fold.applyInParts(events, parts: Self.parts)
         return
       }
