@@ -41,6 +41,32 @@ extension Checkpoint {
     return writer.bytes
   }
 
+  /// A stream file made from a state: its bytes and their digest, as the index lists it.
+  struct StreamFile: Sendable {
+    let bytes: [UInt8]
+    let digest: String
+
+    /// Encodes `state` and hashes the bytes.
+    ///
+    /// - Throws: what ``Checkpoint/encodeState(_:)`` throws.
+    init(of state: some CheckpointStream) throws {
+      bytes = try Checkpoint.encodeState(state)
+      digest = SHA256Digest.hex(bytes)
+    }
+  }
+
+  /// The stream files of `splits` and `workouts`, by stream (`split:<id>`, `workout:<id>`),
+  /// each with the error that stopped its encoding in place of the file.
+  static func streamFiles(
+    splits: [String: SplitState],
+    workouts: [String: WorkoutState]
+  ) -> [String: Result<StreamFile, any Error>] {
+    var files: [String: Result<StreamFile, any Error>] = [:]
+    for (id, state) in splits { files["split:\(id)"] = Result { try StreamFile(of: state) } }
+    for (id, state) in workouts { files["workout:\(id)"] = Result { try StreamFile(of: state) } }
+    return files
+  }
+
   /// Parses ``encodeState(_:)``.
   ///
   /// - Throws: ``JournalError`` for bytes that are not JSON, ``PayloadError``

@@ -234,10 +234,20 @@ struct RebuildRun {
     report.timings.fold = seconds(since: started)
     report.anomalyCount = folded.checkpoint.anomalyCount
 
+    // An incremental run's few states are encoded for the checkpoint on another thread
+    // while this one renders and writes the documents, mostly waiting for flushes. A full
+    // run encodes each state as it saves it, so as not to hold every stream file at once.
+    let encoding =
+      folded.isComplete
+      ? nil
+      : BackgroundValue { [splits = folded.splits, workouts = folded.workouts] in
+        Checkpoint.streamFiles(splits: splits, workouts: workouts)
+      }
+
     try write(&folded)
 
     started = elapsed()
-    try saveCheckpoint(folded)
+    try saveCheckpoint(folded, encoded: encoding?.value)
     report.timings.checkpoint += seconds(since: started)
 
     report.notices = manifest.notices + report.notices

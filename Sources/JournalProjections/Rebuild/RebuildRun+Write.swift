@@ -215,7 +215,17 @@ extension RebuildRun {
   ///
   /// After a conflict the head is removed instead: the documents left alone
   /// do not match the state, and only a full rebuild would check them again.
-  mutating func saveCheckpoint(_ folded: Folded) throws {
+  ///
+  /// - Parameters:
+  ///   - folded: the states rendered by this run, and the checkpoint they start from.
+  ///   - encoded: the stream files of `folded`'s states when they were made beforehand
+  ///     (``Checkpoint/streamFiles(splits:workouts:)``); otherwise each state is encoded
+  ///     here, as it is saved.
+  /// - Throws: ``RebuildError`` when a checkpoint file cannot be written or removed.
+  mutating func saveCheckpoint(
+    _ folded: Folded,
+    encoded: [String: Result<Checkpoint.StreamFile, any Error>]?
+  ) throws {
     guard report.conflicts.isEmpty else { return try writer.remove(Checkpoint.headPath) }
     var checkpoint = folded.checkpoint
     checkpoint.manifestDigest = manifest.identity
@@ -239,16 +249,16 @@ extension RebuildRun {
         return try writer.remove(Checkpoint.headPath)
       }
       expectedStreams.insert(RelativePath.fileName(of: path))
-      let bytes: [UInt8]
+      let file: Checkpoint.StreamFile
       do {
-        bytes = try Checkpoint.encodeState(state)
+        file = try encoded?[stream]?.get() ?? Checkpoint.StreamFile(of: state)
       } catch {
         report.notices.append("checkpoint not saved: \(error)")
         return try writer.remove(Checkpoint.headPath)
       }
-      if try writer.read(path) != bytes { try writer.writeInPlace(path, bytes) }
+      if try writer.read(path) != file.bytes { try writer.writeInPlace(path, file.bytes) }
       let expiry = folded.expiries[stream] ?? nil
-      let entry = Checkpoint.StreamEntry(digest: SHA256Digest.hex(bytes), expiry: expiry)
+      let entry = Checkpoint.StreamEntry(digest: file.digest, expiry: expiry)
       if stream.hasPrefix("split:") {
         checkpoint.splits[stream] = entry
         continue
