@@ -260,16 +260,36 @@ public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
 
   /// The ASCII bytes of ``hexString``.
   var hexBytes: [UInt8] {
-    var result = [UInt8](repeating: 0, count: 64)
-    var index = 0
-    for word in [w0, w1, w2, w3, w4, w5, w6, w7] {
-      for shift in stride(from: 28, through: 0, by: -4) {
-        result[index] = hexDigits[Int((word >> UInt32(shift)) & 0xF)]
-        index += 1
-      }
+    [UInt8](unsafeUninitializedCapacity: 64) { buffer, initialized in
+      let raw = UnsafeMutableRawBufferPointer(buffer)
+      raw.storeBytes(of: hexDigitsOf(w0), toByteOffset: 0, as: UInt64.self)
+      raw.storeBytes(of: hexDigitsOf(w1), toByteOffset: 8, as: UInt64.self)
+      raw.storeBytes(of: hexDigitsOf(w2), toByteOffset: 16, as: UInt64.self)
+      raw.storeBytes(of: hexDigitsOf(w3), toByteOffset: 24, as: UInt64.self)
+      raw.storeBytes(of: hexDigitsOf(w4), toByteOffset: 32, as: UInt64.self)
+      raw.storeBytes(of: hexDigitsOf(w5), toByteOffset: 40, as: UInt64.self)
+      raw.storeBytes(of: hexDigitsOf(w6), toByteOffset: 48, as: UInt64.self)
+      raw.storeBytes(of: hexDigitsOf(w7), toByteOffset: 56, as: UInt64.self)
+      initialized = 64
     }
-    return result
   }
+}
+
+/// The eight lowercase hex digits of `word`, most significant first, as the bytes of a word
+/// to store as it is in memory.
+///
+/// Each nibble is spread into a byte of its own, then turned into ASCII without a branch or a
+/// table: `'0' + n`, plus 39 more (`'a' - '0' - 10`) where `n + 6` reaches 16.
+@inline(__always)
+private func hexDigitsOf(_ word: UInt32) -> UInt64 {
+  var x = UInt64(word)
+  x = ((x & 0xFFFF_0000) << 16) | (x & 0xFFFF)
+  x = ((x & 0x0000_FF00_0000_FF00) << 8) | (x & 0x0000_00FF_0000_00FF)
+  x = ((x & 0x00F0_00F0_00F0_00F0) << 4) | (x & 0x000F_000F_000F_000F)
+  let letters = ((x &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+  let ascii = x &+ 0x3030_3030_3030_3030 &+ letters &* 39
+  // The first digit is in the top byte: memory order puts it first on a big-endian machine.
+  return ascii.bigEndian
 }
 
 /// The lowercase hexadecimal digits, as ASCII bytes.

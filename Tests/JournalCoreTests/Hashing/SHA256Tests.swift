@@ -48,6 +48,20 @@ import Testing
     #expect(digest.bytes.count == 32)
     #expect(digest.bytes.first == 0xBA)
   }
+
+  /// The hex digits are written eight at a time without a table: every digit value at
+  /// every position reads as its byte's two digits.
+  @Test func hexDigitsAreTheBytesInOrder() {
+    for length in 0..<600 {
+      let digest = SHA256.hash((0..<length).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ length) })
+      let expected = digest.bytes.map { byte in
+        let digits = String(byte, radix: 16)
+        return digits.count == 1 ? "0" + digits : digits
+      }.joined()
+      #expect(digest.hexString == expected, "length \(length)")
+      #expect(SHA256Digest(hexString: expected) == digest)
+    }
+  }
 }
 
 /// Digests written as hex are read eight digits at a time; every byte value at every
