@@ -41,7 +41,8 @@ extension Checkpoint {
     return writer.bytes
   }
 
-  /// A stream file made from a state: its bytes and their digest, as the index lists it.
+  /// A stream file made from a state: its bytes and their ``Checkpoint/digest(_:)``, as the
+  /// index lists it.
   struct StreamFile: Sendable {
     let bytes: [UInt8]
     let digest: String
@@ -51,7 +52,7 @@ extension Checkpoint {
     /// - Throws: what ``Checkpoint/encodeState(_:)`` throws.
     init(of state: some CheckpointStream) throws {
       bytes = try Checkpoint.encodeState(state)
-      digest = SHA256Digest.hex(bytes)
+      digest = Checkpoint.digest(bytes)
     }
   }
 

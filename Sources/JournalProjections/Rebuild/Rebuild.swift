@@ -486,7 +486,7 @@ struct RebuildRun {
         return nil
       }
       guard let bytes = try writer.read(Checkpoint.bucketPath(bucket)),
-        SHA256Digest.hex(bytes) == digest, let entries = Checkpoint.decodeBucket(bytes)
+        Checkpoint.digest(bytes) == digest, let entries = Checkpoint.decodeBucket(bytes)
       else { throw Checkpoint.Failure("a checkpoint index file is missing or corrupt") }
       checkpoint.loadedBuckets[bucket] = entries
     }
@@ -503,7 +503,7 @@ struct RebuildRun {
         return nil
       }
       guard let bytes = try writer.read(Checkpoint.pagePath(page)),
-        SHA256Digest.hex(bytes) == digest, let buckets = Checkpoint.decodePage(bytes)
+        Checkpoint.digest(bytes) == digest, let buckets = Checkpoint.decodePage(bytes)
       else { throw Checkpoint.Failure("a checkpoint index file is missing or corrupt") }
       checkpoint.loadedPages[page] = buckets
     }
@@ -518,7 +518,7 @@ struct RebuildRun {
     throws -> T
   {
     guard let path = Checkpoint.streamPath(stream), let bytes = try writer.read(path),
-      SHA256Digest.hex(bytes) == entry.digest
+      Checkpoint.digest(bytes) == entry.digest
     else { throw Checkpoint.Failure("a checkpoint stream file is missing or corrupt") }
     return try Checkpoint.decodeState(type, from: bytes)
   }

@@ -283,13 +283,13 @@ extension RebuildRun {
       let bytes = Checkpoint.encodeBucket(checkpoint.loadedBuckets[bucket] ?? [:])
       try writer.writeInPlace(Checkpoint.bucketPath(bucket), bytes)
       let page = Checkpoint.page(of: bucket)
-      checkpoint.loadedPages[page, default: [:]][bucket] = SHA256Digest.hex(bytes)
+      checkpoint.loadedPages[page, default: [:]][bucket] = Checkpoint.digest(bytes)
       changedPages.insert(page)
     }
     for page in changedPages.sorted() {
       let bytes = Checkpoint.encodePage(checkpoint.loadedPages[page] ?? [:])
       try writer.writeInPlace(Checkpoint.pagePath(page), bytes)
-      checkpoint.pages[page] = SHA256Digest.hex(bytes)
+      checkpoint.pages[page] = Checkpoint.digest(bytes)
     }
     if folded.isComplete {
       for (folder, expected) in [

@@ -192,7 +192,7 @@ import Testing
     checkpoint.expiring = ["workout:W": Date(timeIntervalSinceReferenceDate: -2)]
     checkpoint.pages = ["1": "f", "0": "e"]
     let body = """
-      workout-journal-checkpoint 3
+      workout-journal-checkpoint 4
       build b
       position 3
       last L
@@ -212,7 +212,7 @@ import Testing
     let bytes = checkpoint.encodedHead()
     #expect(
       String(decoding: bytes, as: UTF8.self)
-        == body + "checksum \(SHA256Digest.hex(Array(body.utf8)))\n"
+        == body + "checksum \(XXH64.hex(Array(body.utf8)))\n"
     )
     #expect(Checkpoint.decodeHead(bytes) == .success(checkpoint))
   }
@@ -316,7 +316,7 @@ import Testing
       let file = try #require(try files[stream]?.get(), "\(stream)")
       let bytes = try Checkpoint.encodeState(state)
       #expect(file.bytes == bytes, "\(stream)")
-      #expect(file.digest == SHA256Digest.hex(bytes), "\(stream)")
+      #expect(file.digest == XXH64.hex(bytes), "\(stream)")
     }
     #expect(throws: JournalError.self) { try files["workout:w3"]?.get() }
   }
@@ -386,7 +386,7 @@ import Testing
     for stream in head.splits.keys {
       let path = try #require(Checkpoint.streamPath(stream))
       try Data(bad).write(to: out.appendingPathComponent(path))
-      head.splits[stream]?.digest = SHA256Digest.hex(bad)
+      head.splits[stream]?.digest = Checkpoint.digest(bad)
     }
     try Data(head.encodedHead()).write(to: headURL)
     // A new split: the incremental fold loads every split.
@@ -437,9 +437,33 @@ struct CheckpointTestError: Error, CustomStringConvertible {
       var text = String(decoding: Self.head().encodedHead(), as: UTF8.self)
       text = String(text[..<(try #require(text.range(of: "checksum ")).lowerBound)])
       text += line + "\n"
-      let bytes = Array(text.utf8) + Array("checksum \(SHA256Digest.hex(Array(text.utf8)))\n".utf8)
+      let bytes = Array(text.utf8) + Array("checksum \(Checkpoint.digest(Array(text.utf8)))\n".utf8)
       #expect(Checkpoint.decodeHead(bytes) == .failure("the checkpoint is malformed"), "\(line)")
     }
+  }
+
+  /// The head ends with the XXH64 of the lines before it; a head of format 3, which ended
+  /// with their SHA-256, is refused as another format.
+  @Test func theHeadsChecksumIsXXH64AndAnOlderFormatIsSaidToBeOne() throws {
+    let bytes = Self.head().encodedHead()
+    let text = String(decoding: bytes, as: UTF8.self)
+    let checksum = try #require(text.range(of: "checksum "))
+    let body = Array(text[..<checksum.lowerBound].utf8)
+    #expect(text[checksum.upperBound...] == "\(XXH64.hex(body))\n")
+
+    let older = text[..<checksum.lowerBound].replacingOccurrences(
+      of: "workout-journal-checkpoint 4\n",
+      with: "workout-journal-checkpoint 3\n"
+    )
+    let olderBytes =
+      Array(older.utf8) + Array("checksum \(SHA256Digest.hex(Array(older.utf8)))\n".utf8)
+    #expect(Checkpoint.decodeHead(olderBytes) == .failure("the checkpoint has another format"))
+    // Damage is still said to be damage.
+    var damaged = bytes
+    damaged[damaged.count - 5] ^= 1
+    #expect(
+      Checkpoint.decodeHead(damaged) == .failure("the checkpoint is corrupt (checksum mismatch)")
+    )
   }
 
   @Test func aPageRoundTripsAndMalformedPagesAreRefused() {
