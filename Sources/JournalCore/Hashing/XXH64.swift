@@ -2,7 +2,7 @@
 /// cryptographic hash.
 ///
 /// Used where bytes only need checking against accidental change — a torn, stale or
-/// damaged cache file — and SHA-256 would cost twenty times as much: the rebuild
+/// damaged cache file — and SHA-256 would cost dozens of times as much: the rebuild
 /// checkpoint's files (`docs/Rebuild.md`). Written from the specification
 /// (`xxhash_spec.md`, "XXH64 algorithm description"); test vectors come from the reference
 /// implementation.

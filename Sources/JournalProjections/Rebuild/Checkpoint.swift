@@ -11,12 +11,12 @@ import JournalCore
 /// whose name starts with that digit), and a `head` that says which prefix of
 /// history the states are the fold of, lists the splits and the workouts whose
 /// documents change with time alone, and holds the checksum of every index
-/// page. The head ends with the
-/// checksum of its own bytes, so a torn, edited or foreign file is detected; a
-/// page, bucket or stream file that does not match its checksum is detected when
-/// loaded. The checksum is XXH64 (``digest(_:)``): the checkpoint is a cache, guarded
-/// against accidental change, and SHA-256 cost a third of an incremental rebuild. Either way the rebuild folds from the start instead: the
-/// checkpoint changes only the speed.
+/// page. The head ends with the checksum of its own bytes, so a torn, edited or
+/// foreign file is detected; a page, bucket or stream file that does not match its
+/// checksum is detected when loaded. Either way the rebuild folds from the start
+/// instead: the checkpoint changes only the speed. The checksum is XXH64
+/// (``digest(_:)``): a cache needs guarding against accident, not forgery, and
+/// SHA-256 on these files cost about a sixth of an incremental rebuild.
 ///
 /// Loading and saving cost O(splits + expiring streams + buckets + streams
 /// touched), not O(state): the head does not list every workout, and only
