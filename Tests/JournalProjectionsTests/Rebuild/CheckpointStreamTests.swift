@@ -466,6 +466,48 @@ struct CheckpointTestError: Error, CustomStringConvertible {
     )
   }
 
+  /// A bucket is `stream digest expiry` lines sorted by stream, the expiry the hex of its
+  /// date's bits without leading zeros (`-` for none); it reads back exactly.
+  @Test func aBucketIsItsDocumentedFormAndRoundTrips() {
+    let dates: [Date?] = [
+      nil, Date(timeIntervalSinceReferenceDate: 0), Date(timeIntervalSinceReferenceDate: -0.0),
+      Date(timeIntervalSinceReferenceDate: 1.5), Date(timeIntervalSinceReferenceDate: -2),
+      Date(timeIntervalSinceReferenceDate: 789_000_000.123_456_7),
+      Date(timeIntervalSinceReferenceDate: Double(bitPattern: 1)),
+      Date(timeIntervalSinceReferenceDate: Double(bitPattern: 0x10)),
+    ]
+    var entries: [String: Checkpoint.StreamEntry] = [:]
+    for (index, date) in dates.enumerated() {
+      entries["workout:\(index * 7 % 5)\(index)"] = Checkpoint.StreamEntry(
+        digest: XXH64.hex([UInt8(index)]),
+        expiry: date
+      )
+    }
+    let expected = entries.keys.sorted().map { stream in
+      let entry = entries[stream]!
+      let expiry = entry.expiry.map {
+        String($0.timeIntervalSinceReferenceDate.bitPattern, radix: 16)
+      }
+      return "\(stream) \(entry.digest) \(expiry ?? "-")\n"
+    }.joined()
+    let bytes = Checkpoint.encodeBucket(entries)
+    #expect(String(decoding: bytes, as: UTF8.self) == expected)
+    let back = Checkpoint.decodeBucket(bytes)
+    #expect(back == entries)
+    // Bit for bit: `==` on dates would take -0.0 for 0.0.
+    for (stream, entry) in entries {
+      let bits = back?[stream]?.expiry?.timeIntervalSinceReferenceDate.bitPattern
+      #expect(bits == entry.expiry?.timeIntervalSinceReferenceDate.bitPattern, "\(stream)")
+    }
+    for malformed in [
+      "workout:a d", "workout:a d - x", "workout:a d 12345678901234567", "workout:a d +1",
+      "workout:a d 1F", "workout:a d ", "workout:a d --",
+    ] {
+      #expect(Checkpoint.decodeBucket(Array((malformed + "\n").utf8)) == nil, "\(malformed)")
+    }
+    #expect(Checkpoint.decodeBucket([]) == [:])
+  }
+
   @Test func aPageRoundTripsAndMalformedPagesAreRefused() {
     let page = ["0a": Self.digest, "0b": Self.digest]
     let bytes = Checkpoint.encodePage(page)
