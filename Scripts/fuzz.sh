@@ -3,7 +3,8 @@
 #
 #   Scripts/fuzz.sh TARGET [SECONDS] [extra libFuzzer flags…]
 #
-# TARGET is a folder of Fuzz/: RecordDecoder, PayloadDecoder, DocumentImporter, CommandLine.
+# TARGET is a folder of Fuzz/: RecordDecoder, PayloadDecoder, DocumentImporter, CommandLine,
+# CheckpointReader.
 # The library targets are compiled straight from Sources/ with `-sanitize=fuzzer,address`
 # (SwiftPM's own build does not link a fuzzer main), as static libraries with testing enabled
 # so an entry point may `@testable import` them. The corpus lives in $FUZZ_WORK/TARGET/corpus
@@ -96,7 +97,7 @@ if [[ ! -f "$seeds/done" ]]; then
       "$cli" skip bench >/dev/null || true
       "$cli" undo >/dev/null || true
       "$cli" end >/dev/null || true
-      "$cli" rebuild --output "$seeds/generated-projections" >/dev/null 2>&1 || true
+      "$cli" rebuild --out "$seeds/generated-projections" >/dev/null 2>&1 || true
     done
     unset WORKOUT_JOURNAL WORKOUT_DEVICE
   fi
@@ -130,10 +131,26 @@ if [[ ! -f "$seeds/done" ]]; then
   done
   touch "$seeds/done"
 fi
+# Checkpoint files: the checkpoint of a rebuild of the sample journal (or a generated one).
+if [[ "$target" == CheckpointReader && ! -f "$seeds/checkpoint-done" ]]; then
+  cli="${JOURNAL_BIN:-$work/cli-build/debug/journal}"
+  [[ -x "$cli" ]] || (cd "$root" && swift build --product journal --scratch-path "$work/cli-build" >&2)
+  journal="$root/Journal"
+  [[ -d "$journal/devices" ]] || journal="$seeds/generated"
+  rm -rf "$seeds/checkpoint" "$work/checkpoint-out"
+  mkdir -p "$seeds/checkpoint"
+  "$cli" rebuild --journal "$journal" --out "$work/checkpoint-out" >/dev/null
+  n=0
+  while IFS= read -r -d '' file; do
+    cp "$file" "$seeds/checkpoint/file-$((n++))"
+  done < <(find "$work/checkpoint-out/.journal-checkpoint" -type f -print0 | head -z -n 2000)
+  touch "$seeds/checkpoint-done"
+fi
 case "$target" in
 RecordDecoder | PayloadDecoder) cp -n "$seeds/lines/"* "$corpus/" 2>/dev/null || true ;;
 DocumentImporter) cp -n "$seeds/documents/"* "$corpus/" 2>/dev/null || true ;;
 CommandLine) cp -n "$seeds/argv/"* "$corpus/" 2>/dev/null || true ;;
+CheckpointReader) cp -n "$seeds/checkpoint/"* "$corpus/" 2>/dev/null || true ;;
 esac
 
 echo "running fuzz-$target for ${seconds}s on $(ls "$corpus" | wc -l) seeds…" >&2
