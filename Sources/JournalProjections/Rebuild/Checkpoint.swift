@@ -322,13 +322,7 @@ struct Checkpoint: Equatable {
   /// Appends ``encode(_:)``'s form of `date` to `bytes`.
   private static func appendDate(_ date: Date?, to bytes: inout [UInt8]) {
     guard let date else { return bytes.append(UInt8(ascii: "-")) }
-    let bits = date.timeIntervalSinceReferenceDate.bitPattern
-    var shift = max(0, (63 - bits.leadingZeroBitCount) / 4 * 4)
-    while shift >= 0 {
-      let digit = UInt8(truncatingIfNeeded: bits >> UInt64(shift)) & 0xF
-      bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
-      shift -= 4
-    }
+    bytes.append(contentsOf: String(date.timeIntervalSinceReferenceDate.bitPattern, radix: 16).utf8)
   }
 
   /// Parses ``encode(_:)``: `.some(nil)` for `-`, nil when malformed.
