@@ -261,7 +261,7 @@ struct Checkpoint: Equatable {
       bytes.append(UInt8(ascii: " "))
       bytes.append(contentsOf: entry.digest.utf8)
       bytes.append(UInt8(ascii: " "))
-      appendDate(entry.expiry, to: &bytes)
+      bytes.append(contentsOf: encode(entry.expiry).utf8)
       bytes.append(UInt8(ascii: "\n"))
     }
     return bytes
@@ -314,15 +314,8 @@ struct Checkpoint: Equatable {
   /// A date as the lowercase hex of its bits without leading zeros, so it reads back
   /// exactly; `-` for nil.
   private static func encode(_ date: Date?) -> String {
-    var bytes: [UInt8] = []
-    appendDate(date, to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
-  }
-
-  /// Appends ``encode(_:)``'s form of `date` to `bytes`.
-  private static func appendDate(_ date: Date?, to bytes: inout [UInt8]) {
-    guard let date else { return bytes.append(UInt8(ascii: "-")) }
-    bytes.append(contentsOf: String(date.timeIntervalSinceReferenceDate.bitPattern, radix: 16).utf8)
+    guard let date else { return "-" }
+    return String(date.timeIntervalSinceReferenceDate.bitPattern, radix: 16)
   }
 
   /// Parses ``encode(_:)``: `.some(nil)` for `-`, nil when malformed.
