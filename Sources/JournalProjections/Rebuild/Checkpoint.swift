@@ -55,8 +55,8 @@ struct Checkpoint: Equatable {
   /// 16 lowercase hex digits.
   static func digest(_ bytes: [UInt8]) -> String { XXH64.hex(bytes) }
 
-  /// How many characters ``digest(_:)`` writes.
-  static let digestLength = 16
+  /// How many characters ``digest(_:)`` writes (it always writes as many).
+  static let digestLength = digest([]).utf8.count
 
   /// What the checkpoint knows of one stream.
   struct StreamEntry: Equatable {
