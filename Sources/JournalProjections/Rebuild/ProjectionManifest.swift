@@ -2,19 +2,19 @@ import Foundation
 import JournalCore
 
 /// The list of documents the rebuild owns in an output folder, with the
-/// SHA-256 of the bytes it last wrote to each.
+/// digest (``digest(_:)``) of the bytes it last wrote to each.
 ///
 /// Stored in `.journal-projection/`, so that one rebuild reads and writes
 /// only what it touches:
 ///
 /// - `shards/<folder>`: one file per document folder (`Workouts+2026+01` for
 ///   `Workouts/2026/01`, `+` for the top), a `digest path` line per owned
-///   document, ending with `checksum <SHA-256 of the lines>`;
+///   document, ending with `checksum <digest of the lines>`;
 /// - `log`: the changes since the shards were last written, appended as
 ///   blocks. A `pending` block names the writes a rebuild is about to make
 ///   (synced before the first write); a `commit` block records what it did
 ///   (`digest path`, or `- path` for a document no longer owned). Each block
-///   ends with `end <chain>`, the SHA-256 of the previous block's chain and
+///   ends with `end <chain>`, the digest of the previous block's chain and
 ///   this block's lines, so a torn tail is detected and ignored.
 ///
 /// A log found ending with `pending` blocks says the rebuild was interrupted,
@@ -31,13 +31,72 @@ final class ProjectionManifest {
   static let shardsFolder = folder + "/shards"
   /// The single-file manifest of format 1, read once and replaced.
   static let legacyFileName = ".journal-projection.json"
-  static let format = 2
+  /// The format written.
+  ///
+  /// Format 2 (SHA-256 everywhere) is still read; its log and shards are written again
+  /// in this format at the next commit.
+  static let format = 3
   /// Log size past which its changes are written into the shards.
   var compactionThreshold = 16 * 1024
   private static let header = "workout-journal-manifest"
-  private static let shardHeader = "workout-journal-manifest-shard \(format)\n"
+  private static let shardHeader = shardHeader(format)
+  private static func shardHeader(_ format: Int) -> String {
+    "workout-journal-manifest-shard \(format)\n"
+  }
+
+  /// How the manifest hashes: the documents' bytes, the log's chain, a shard's lines.
+  enum Hashing {
+    /// Format 3: XXH64, 16 lowercase hex digits. The manifest guards against accident
+    /// (a document edited, a torn log), as the checkpoint does (`docs/Rebuild.md`).
+    case xxh64
+    /// Format 2, and the entries format 1 and 2 wrote: SHA-256, 64 lowercase hex digits.
+    case sha256
+
+    /// The hashing of a manifest's format; nil for a format this build cannot read.
+    init?(format: Int) {
+      switch format {
+      case 2: self = .sha256
+      case ProjectionManifest.format: self = .xxh64
+      default: return nil
+      }
+    }
+
+    /// The hashing that made `digest`, known by its length; nil when it is not lowercase
+    /// hex of either length.
+    init?(digest: some StringProtocol) {
+      let utf8 = digest.utf8
+      guard utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
+        return nil
+      }
+      switch utf8.count {
+      case 16: self = .xxh64
+      case 64: self = .sha256
+      default: return nil
+      }
+    }
+
+    func hex(_ bytes: [UInt8]) -> String {
+      switch self {
+      case .xxh64: XXH64.hex(bytes)
+      case .sha256: SHA256Digest.hex(bytes)
+      }
+    }
+  }
+
+  /// The digest this format records for a document's bytes.
+  static func digest(_ bytes: [UInt8]) -> String { Hashing.xxh64.hex(bytes) }
+
+  /// Whether `bytes` are those an entry's `digest` was made from, hashing them the way
+  /// that digest was made (entries written by format 2 keep their SHA-256 until their
+  /// document is written again).
+  static func matches(_ bytes: [UInt8], _ digest: String) -> Bool {
+    guard let hashing = Hashing(digest: digest) else { return false }
+    return hashing.hex(bytes) == digest
+  }
 
   private let writer: DocumentTreeWriter
+  /// How the log's chain is hashed: by its header's format, this build's for a new log.
+  private var logHashing = Hashing.xxh64
   /// Owned entries of the shards read so far, with the log applied:
   /// shard → path → digest.
   private var shards: [String: [String: String]] = [:]
@@ -64,7 +123,7 @@ final class ProjectionManifest {
 
   private init(writer: DocumentTreeWriter) {
     self.writer = writer
-    identity = SHA256Digest.hex(Array(Self.header.utf8))
+    identity = Self.digest(Array(Self.header.utf8))
   }
 
   /// Whether the last rebuild was interrupted during its writes.
@@ -99,11 +158,11 @@ final class ProjectionManifest {
       let (format, base) = Self.parseHeader(String(decoding: first.bytes, as: UTF8.self))
     else {
       notices.append("\(Self.logPath): unreadable manifest log ignored; its changes are lost")
-      identity = SHA256Digest.hex(bytes)
+      identity = Self.digest(bytes)
       rewriteAll = true
       return
     }
-    guard format == Self.format else {
+    guard let hashing = Hashing(format: format) else {
       throw RebuildError(
         .unusableOutput,
         path: Self.logPath,
@@ -112,6 +171,9 @@ final class ProjectionManifest {
     }
     identity = base
     logLength = first.end
+    logHashing = hashing
+    // An older format is written again, shards and log, at the next commit.
+    if format != Self.format { rewriteAll = true }
     // Blocks: a kind line, entry lines, `end <chain>`. Read on bytes: the
     // log is read at every rebuild and holds up to 16 KiB of entries.
     var block: [UInt8] = []
@@ -126,7 +188,7 @@ final class ProjectionManifest {
         continue
       }
       if line.bytes.starts(with: Self.endMarker) {
-        let chain = SHA256Digest.hex(Array((identity + "\n").utf8) + block)
+        let chain = logHashing.hex(Array((identity + "\n").utf8) + block)
         guard line.bytes.dropFirst(Self.endMarker.count).elementsEqual(chain.utf8) else { break }
         identity = chain
         logLength = line.end
@@ -172,7 +234,7 @@ final class ProjectionManifest {
   private func readLegacy(_ bytes: [UInt8]) throws {
     allLoaded = true
     rewriteAll = true
-    identity = SHA256Digest.hex(bytes)
+    identity = Self.digest(bytes)
     let unreadable =
       "\(Self.legacyFileName): unreadable manifest ignored; no document is treated as owned"
     guard let value = try? JSONValue.parse(bytes), let format = value["format"]?.intValue,
@@ -189,7 +251,7 @@ final class ProjectionManifest {
     var readPending: [String: String] = [:]
     for (target, entries) in [(0, owned), (1, value["pending"]?.objectValue ?? [:])] {
       for (path, digest) in entries {
-        guard let hex = digest.stringValue, SHA256Digest(hexString: hex) != nil else {
+        guard let hex = digest.stringValue, Hashing(digest: hex) == .sha256 else {
           return notices.append(unreadable)
         }
         if target == 0 { read[path] = hex } else { readPending[path] = hex }
@@ -252,9 +314,13 @@ final class ProjectionManifest {
     return shards[name]?[path]
   }
 
-  /// Whether a file at `path` with bytes hashed `digest` is the rebuild's own.
-  func owns(_ path: String, digest: String) throws -> Bool {
-    try owned(path) == digest || pending[path] == digest
+  /// Whether a file at `path` with `bytes` is the rebuild's own: they are the bytes it
+  /// last wrote there, or those an interrupted rebuild was writing.
+  func owns(_ path: String, bytes: [UInt8]) throws -> Bool {
+    for digest in [try owned(path), pending[path]] {
+      if let digest, Self.matches(bytes, digest) { return true }
+    }
+    return false
   }
 
   /// Every owned path, grouped by the stream whose document it is.
@@ -334,7 +400,7 @@ final class ProjectionManifest {
   private func append(kind: String, _ entries: [(String, String?)], durable: Bool) throws {
     var block = Array((kind + "\n").utf8)
     for (path, digest) in entries { block += Array("\(digest ?? "-") \(path)\n".utf8) }
-    let chain = SHA256Digest.hex(Array((identity + "\n").utf8) + block)
+    let chain = logHashing.hex(Array((identity + "\n").utf8) + block)
     block += Array("end \(chain)\n".utf8)
     if let logLength {
       try writer.append(Self.logPath, block, keeping: logLength, durable: durable)
@@ -342,6 +408,7 @@ final class ProjectionManifest {
       logBytes = logLength + block.count
     } else {
       // No log yet (or an unreadable one): start one, carrying the identity.
+      logHashing = .xxh64
       let bytes = Self.headerBytes(base: identity) + block
       try writer.writeAtomically(Self.logPath, bytes)
       try writer.syncFolders()
@@ -373,6 +440,7 @@ final class ProjectionManifest {
     try writer.syncFolders()
     let bytes = Self.headerBytes(base: identity)
     try writer.writeAtomically(Self.logPath, bytes)
+    logHashing = .xxh64
     if try writer.entry(Self.legacyFileName) == .file { try writer.remove(Self.legacyFileName) }
     try writer.syncFolders()
     logged = [:]
@@ -417,28 +485,35 @@ final class ProjectionManifest {
     guard RelativePath.isSafe(path) else { return nil }
     let digest = String(decoding: line[..<space], as: UTF8.self)
     if digest == "-" { return (path, nil) }
-    guard SHA256Digest(hexString: digest) != nil else { return nil }
+    guard Hashing(digest: digest) != nil else { return nil }
     return (path, digest)
   }
 
   static func encodeShard(_ entries: [String: String]) -> [UInt8] {
     var bytes = Array(shardHeader.utf8)
     for path in entries.keys.sorted() { bytes += Array("\(entries[path] ?? "") \(path)\n".utf8) }
-    return bytes + Array("checksum \(SHA256Digest.hex(bytes))\n".utf8)
+    return bytes + Array("checksum \(digest(bytes))\n".utf8)
   }
 
-  /// Parses ``encodeShard(_:)``; nil when corrupt or when a path is not in
-  /// the shard's folder.
+  /// Parses ``encodeShard(_:)``, or a shard of format 2; nil when corrupt or when a path
+  /// is not in the shard's folder.
   static func decodeShard(_ bytes: [UInt8], name: String) -> [String: String]? {
     let marker = Array("checksum ".utf8)
-    guard bytes.count > marker.count + 65, bytes.last == 0x0A else { return nil }
-    let body = Array(bytes[..<(bytes.count - marker.count - 65)])
-    guard bytes[body.count...].starts(with: marker), body.starts(with: Array(shardHeader.utf8)),
+    guard
+      let (header, hashing) = [(shardHeader, Hashing.xxh64), (shardHeader(2), .sha256)].first(
+        where: { bytes.starts(with: $0.0.utf8) }
+      )
+    else { return nil }
+    let checksumLength = hashing.hex([]).utf8.count
+    guard bytes.count > header.utf8.count + marker.count + checksumLength, bytes.last == 0x0A
+    else { return nil }
+    let body = Array(bytes[..<(bytes.count - marker.count - checksumLength - 1)])
+    guard bytes[body.count...].starts(with: marker),
       String(decoding: bytes[(body.count + marker.count)...].dropLast(), as: UTF8.self)
-        == SHA256Digest.hex(body)
+        == hashing.hex(body)
     else { return nil }
     var entries: [String: String] = [:]
-    var lines = Lines(Array(body[shardHeader.utf8.count...]))
+    var lines = Lines(Array(body[header.utf8.count...]))
     while let line = lines.next() {
       guard let (path, digest) = parseEntry(line.bytes), let digest, shard(of: path) == name else {
         return nil

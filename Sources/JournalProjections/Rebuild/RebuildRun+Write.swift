@@ -96,7 +96,7 @@ extension RebuildRun {
       return conflict(path, "unsafe path made from an id; not written")
     }
     if let obstacle = try writer.obstacle(to: path) { return conflict(path, obstacle) }
-    let digest = SHA256Digest.hex(bytes)
+    let digest = ProjectionManifest.digest(bytes)
     let disk = try writer.read(path)
     if disk == bytes {
       report.unchangedCount += 1
@@ -104,7 +104,7 @@ extension RebuildRun {
       try manifest.set(path, digest)
       return
     }
-    if let disk, try !manifest.owns(path, digest: SHA256Digest.hex(disk)) {
+    if let disk, try !manifest.owns(path, bytes: disk) {
       return conflict(
         path,
         try manifest.owned(path) == nil
@@ -125,7 +125,7 @@ extension RebuildRun {
       try manifest.set(path, nil)
       return
     }
-    guard try manifest.owns(path, digest: SHA256Digest.hex(disk)) else {
+    guard try manifest.owns(path, bytes: disk) else {
       return conflict(path, "changed since the last rebuild; not removed")
     }
     changes.append(.remove(path: path))
@@ -141,7 +141,7 @@ extension RebuildRun {
     for (path, digest) in manifest.pending.sorted(by: { $0.key < $1.key })
     where RelativePath.isSafe(path) {
       guard try writer.obstacle(to: path) == nil, let disk = try writer.read(path) else { continue }
-      if SHA256Digest.hex(disk) == digest { try manifest.set(path, digest) }
+      if ProjectionManifest.matches(disk, digest) { try manifest.set(path, digest) }
     }
     manifest.clearPending()
     if ownedByStream != nil { ownedByStream = try manifest.pathsByStream() }

@@ -120,4 +120,77 @@ import Testing
     let next = try Rebuild.run(journal: h.journal, output: out)
     #expect(next.conflicts.isEmpty && next.adopted.isEmpty && next.written.isEmpty)
   }
+
+  /// A folder written by a build of manifest format 2 (SHA-256 throughout) keeps its
+  /// ownership; its log and shards are written again in format 3, and an entry keeps its
+  /// SHA-256 until the rebuild finds its document with the wanted bytes or writes it.
+  @Test func aFormatTwoManifestIsReadAndRewritten() throws {
+    let h = try JournalHarness(now: Date(timeIntervalSince1970: 1_767_225_600))
+    try h.makeUpperBody()
+    try h.run(.startWorkout(split: "upper body", timeZone: "Europe/Paris"))
+    let out = try makeTemporaryDirectory("manifest")
+    try Rebuild.run(journal: h.journal, output: out)
+    let documents = try documentFiles(in: out)
+    let paths = documents.keys.sorted()
+    #expect(paths.count >= 2)
+    let (edited, untouched) = (paths[0], paths[1])
+    // The log as format 2 wrote it: a commit block chained with SHA-256.
+    let header = "workout-journal-manifest"
+    let base = SHA256Digest.hex(Array(header.utf8))
+    var block = "commit\n"
+    for path in paths { block += "\(SHA256Digest.hex(Array(documents[path] ?? Data()))) \(path)\n" }
+    let chain = SHA256Digest.hex(Array("\(base)\n\(block)".utf8))
+    try FileManager.default.removeItem(at: out.appendingPathComponent(Rebuild.manifestName))
+    try FileManager.default.createDirectory(
+      at: out.appendingPathComponent(ProjectionManifest.shardsFolder),
+      withIntermediateDirectories: true
+    )
+    let log = out.appendingPathComponent(ProjectionManifest.logPath)
+    try Data("\(header) 2 \(base)\n\(block)end \(chain)\n".utf8).write(to: log)
+    #expect(try open(out).identity == chain)
+    try Data("edited".utf8).write(to: out.appendingPathComponent(edited))
+
+    let report = try Rebuild.run(journal: h.journal, output: out)
+    #expect(report.conflicts.map(\.path) == [edited])
+    #expect(report.conflicts.map(\.reason) == ["changed since the last rebuild; left alone"])
+    #expect(report.adopted.isEmpty && report.written.isEmpty && report.notices.isEmpty)
+    let rewritten = String(decoding: try Data(contentsOf: log), as: UTF8.self)
+    #expect(rewritten.hasPrefix("\(header) 3 "), "\(rewritten)")
+    let shards = out.appendingPathComponent(ProjectionManifest.shardsFolder)
+    for name in try FileManager.default.contentsOfDirectory(atPath: shards.path) {
+      let shard = try Data(contentsOf: shards.appendingPathComponent(name))
+      #expect(shard.starts(with: Data("workout-journal-manifest-shard 3\n".utf8)), "\(name)")
+    }
+    // The edited document's entry is still the SHA-256 format 2 wrote; a document the
+    // run found with its bytes is recorded with XXH64.
+    let manifest = try open(out)
+    let original = Array(documents[edited] ?? Data())
+    #expect(try manifest.owned(edited) == SHA256Digest.hex(original))
+    #expect(try manifest.owns(edited, bytes: original))
+    #expect(try !manifest.owns(edited, bytes: Array("edited".utf8)))
+    #expect(try manifest.owned(untouched) == XXH64.hex(Array(documents[untouched] ?? Data())))
+
+    // Restoring the edited file resolves the conflict.
+    try Data(original).write(to: out.appendingPathComponent(edited))
+    let next = try Rebuild.run(journal: h.journal, output: out, full: true)
+    #expect(next.conflicts.isEmpty && next.adopted.isEmpty && next.written.isEmpty)
+    #expect(try open(out).owned(edited) == XXH64.hex(original))
+  }
+
+  /// An entry's digest says how it was made: 16 lowercase hex digits are XXH64, 64 are
+  /// SHA-256; anything else is no digest.
+  @Test func entriesAreCheckedTheWayTheyWereMade() {
+    let bytes = Array("{\"id\":1}\n".utf8)
+    #expect(ProjectionManifest.digest(bytes) == XXH64.hex(bytes))
+    #expect(ProjectionManifest.matches(bytes, XXH64.hex(bytes)))
+    #expect(ProjectionManifest.matches(bytes, SHA256Digest.hex(bytes)))
+    #expect(!ProjectionManifest.matches(bytes, XXH64.hex(bytes + [0x0A])))
+    #expect(!ProjectionManifest.matches(bytes, SHA256Digest.hex(bytes + [0x0A])))
+    #expect(!ProjectionManifest.matches(bytes, XXH64.hex(bytes).uppercased()))
+    #expect(!ProjectionManifest.matches(bytes, String(SHA256Digest.hex(bytes).prefix(32))))
+    #expect(!ProjectionManifest.matches(bytes, ""))
+    #expect(ProjectionManifest.Hashing(digest: String(repeating: "0", count: 16)) == .xxh64)
+    #expect(ProjectionManifest.Hashing(digest: String(repeating: "f", count: 64)) == .sha256)
+    #expect(ProjectionManifest.Hashing(digest: String(repeating: "g", count: 16)) == nil)
+  }
 }
