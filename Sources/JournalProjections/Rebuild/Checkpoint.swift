@@ -313,7 +313,7 @@ struct Checkpoint: Equatable {
 
   /// A date as the lowercase hex of its bits without leading zeros, so it reads back
   /// exactly; `-` for nil.
-  private static func encode(_ date: Date?) -> String {
+  static func encode(_ date: Date?) -> String {
     guard let date else { return "-" }
     return String(date.timeIntervalSinceReferenceDate.bitPattern, radix: 16)
   }
@@ -324,7 +324,7 @@ struct Checkpoint: Equatable {
   }
 
   /// Parses ``encode(_:)``'s bytes: one to sixteen lowercase hex digits, or `-`.
-  private static func decodeDate(_ text: ArraySlice<UInt8>) -> Date?? {
+  static func decodeDate(_ text: ArraySlice<UInt8>) -> Date?? {
     if text.elementsEqual([UInt8(ascii: "-")]) { return .some(nil) }
     guard (1...16).contains(text.count) else { return nil }
     var bits: UInt64 = 0

@@ -1,4 +1,5 @@
 import Foundation
+import JournalCore
 
 #if canImport(Glibc)
 import Glibc
@@ -267,11 +268,28 @@ final class DocumentTreeWriter {
   }
 
   private func sync(_ descriptor: Int32, _ relative: String) throws {
+    try Self.sync(descriptor, relative)
+  }
+
+  private static func sync(_ descriptor: Int32, _ relative: String) throws(RebuildError) {
     #if canImport(Darwin)
     if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
     #endif
     while fsync(descriptor) != 0 {
       if errno != EINTR { throw failure("sync", relative) }
+    }
+  }
+
+  /// Syncs the file at `relative` on another thread while the caller goes on.
+  ///
+  /// - Returns: the outcome, to wait for before anything that must follow the flush.
+  func syncInBackground(_ relative: String) -> BackgroundValue<Result<Void, RebuildError>> {
+    let path = absolute(relative)
+    return BackgroundValue {
+      let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+      guard descriptor >= 0 else { return .failure(Self.failure("open", relative)) }
+      defer { close(descriptor) }
+      return Result { () throws(RebuildError) in try Self.sync(descriptor, relative) }
     }
   }
 
@@ -343,7 +361,11 @@ final class DocumentTreeWriter {
   // MARK: - Errors
 
   private func failure(_ operation: String, _ relative: String) -> RebuildError {
-    RebuildError(.io, path: relative, "cannot \(operation): \(Self.message(errno))")
+    Self.failure(operation, relative)
+  }
+
+  private static func failure(_ operation: String, _ relative: String) -> RebuildError {
+    RebuildError(.io, path: relative, "cannot \(operation): \(message(errno))")
   }
 
   static func message(_ code: Int32) -> String {

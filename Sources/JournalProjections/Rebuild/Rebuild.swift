@@ -153,6 +153,9 @@ struct RebuildRun {
   /// Every owned path by stream, when the run needs them all (a full fold or
   /// quarantined streams); otherwise owned paths are looked up by folder.
   var ownedByStream: [String: [String]]?
+  /// The flush of the `rendering` block the run announced, before folding when it holds
+  /// its history; the first document is written once it has finished.
+  var announcement: BackgroundValue<Result<Void, RebuildError>>?
 
   init(
     source: Source,
@@ -211,8 +214,22 @@ struct RebuildRun {
     case .streamed(let history):
       precondition(full && asOf == nil, "a streamed history is only folded whole")
       folded = try foldFromStart(history)
+      // Its position is known once it is folded.
+      announcement = try manifest.announce(
+        ProjectionManifest.Rendering(history: folded.checkpoint.prefixDigest, asOf: nil)
+      )
     case .held(let history, let digest):
       let prefix = Replayer.prefix(history, upTo: asOf)
+      // Announced before folding, so that its flush runs while this thread folds and
+      // renders (`docs/Rebuild.md`, "Interrupted rebuilds").
+      var asOfTime: Date?
+      if case .time(let date) = asOf { asOfTime = date }
+      announcement = try manifest.announce(
+        ProjectionManifest.Rendering(
+          history: digest.prefix(prefix.count, of: history).description,
+          asOf: asOfTime
+        )
+      )
       if full {
         folded = foldFromStart(history, digest, prefix)
       } else if interrupted {
@@ -354,7 +371,7 @@ struct RebuildRun {
     guard head.build == Checkpoint.buildFingerprint else {
       return .failure("the checkpoint was written by another build")
     }
-    guard head.manifestDigest == manifest.identity else {
+    guard head.manifestDigest == manifest.openedIdentity else {
       return .failure("the checkpoint does not match the manifest")
     }
     guard head.quarantined == quarantined.keys.sorted() else {

@@ -15,7 +15,7 @@ extension RebuildRun {
     let blocked = Set(quarantined.keys)
     if folded.isComplete || !quarantined.isEmpty { ownedByStream = try manifest.pathsByStream() }
     try reportQuarantined()
-    if !manifest.pending.isEmpty { try settlePending() }
+    if !manifest.pending.isEmpty || !manifest.renderings.isEmpty { try settlePending() }
 
     var streams =
       folded.splits.keys.map { "split:\($0)" } + folded.workouts.keys.map { "workout:\($0)" }
@@ -137,9 +137,27 @@ extension RebuildRun {
 
   /// After an interrupted rebuild: a file with the bytes it was about to write
   /// is the rebuild's own.
+  ///
+  /// Those bytes are the documents of the position a `rendering` block names, rendered
+  /// again, or are named by a `pending` block of format 2; only files whose bytes differ
+  /// from the ones the manifest lists are read.
   private mutating func settlePending() throws {
-    for (path, digest) in manifest.pending.sorted(by: { $0.key < $1.key })
-    where RelativePath.isSafe(path) {
+    var expected = manifest.pending.sorted(by: { $0.key < $1.key })
+    for rendering in manifest.renderings {
+      guard let tree = try documents(at: rendering) else {
+        report.notices.append(
+          "\(ProjectionManifest.logPath): the interrupted rebuild's history "
+            + "(\(rendering.events) events) is no longer the start of the journal's; "
+            + "documents it wrote are reported as conflicts"
+        )
+        continue
+      }
+      for (path, bytes) in tree.sorted(by: { $0.key < $1.key }) {
+        let digest = ProjectionManifest.digest(Array(bytes))
+        if try manifest.owned(path) != digest { expected.append((path, digest)) }
+      }
+    }
+    for (path, digest) in expected where RelativePath.isSafe(path) {
       guard try writer.obstacle(to: path) == nil, let disk = try writer.read(path) else { continue }
       if ProjectionManifest.matches(disk, digest) { try manifest.set(path, digest) }
     }
@@ -147,16 +165,50 @@ extension RebuildRun {
     if ownedByStream != nil { ownedByStream = try manifest.pathsByStream() }
   }
 
+  /// The documents of the position `rendering` names: the state after its events, as
+  /// of its time; nil when the history does not start with those events any more.
+  private func documents(at rendering: ProjectionManifest.Rendering) throws -> [String: Data]? {
+    let count = rendering.events
+    let events: [FoldEvent]
+    switch source {
+    case .held(let history, let digest):
+      guard count <= history.count,
+        digest.prefix(count, of: history).description == rendering.history
+      else { return nil }
+      events = Array(history[..<count])
+    case .streamed(let history):
+      // Read once more, keeping the position's events: only after an interruption.
+      var kept: [FoldEvent] = []
+      var digest = HistoryDigest()
+      try history.forEachEvent { event in
+        guard kept.count < count else { return }
+        kept.append(event)
+        digest.append(event.id)
+      }
+      guard digest.description == rendering.history else { return nil }
+      events = kept
+    }
+    var state = Replayer.fold(events)
+    state.now = Self.renderNow(state.now, rendering.asOf.map { .time($0) })
+    do {
+      return try state.documentTree()
+    } catch {
+      throw RebuildError(.encoding, path: ProjectionManifest.logPath, "cannot render: \(error)")
+    }
+  }
+
   // MARK: - Changing the disk
 
-  /// Makes `changes`: first the manifest's log names every write as pending
-  /// (synced), so an interruption leaves files the next rebuild recognises as
-  /// its own; then the documents; then the log records what was done.
+  /// Makes `changes`: first the flush of the `rendering` block, which names the
+  /// position rendered, must have finished, so an interruption leaves files the
+  /// next rebuild recognises as its own; then the documents; then the log records
+  /// what was done.
   private mutating func apply(_ changes: [Change], progress: (Int) -> Void) throws {
     if !changes.isEmpty {
-      var writes: [(path: String, digest: String)] = []
-      for case .write(let path, _, let digest) in changes { writes.append((path, digest)) }
-      try manifest.announce(writes)
+      guard let announcement else {
+        preconditionFailure("execute announces the position before any change is planned")
+      }
+      try announcement.value.get()
       for (index, change) in changes.enumerated() {
         switch change {
         case .write(let path, let bytes, let digest):
@@ -211,7 +263,8 @@ extension RebuildRun {
   /// the index pages that list those, and the head.
   ///
   /// Nothing here is synced: every file is checked by digest when read back,
-  /// and the head names the manifest, whose pending writes were synced.
+  /// and the head names the manifest, whose `rendering` block was synced before any
+  /// document was written.
   ///
   /// After a conflict the head is removed instead: the documents left alone
   /// do not match the state, and only a full rebuild would check them again.

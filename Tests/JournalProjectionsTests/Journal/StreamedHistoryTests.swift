@@ -83,44 +83,9 @@ import Testing
     )
   }
 
-  /// A random session's events (many undos and redos, redos of redos) written to files, one
-  /// writer per device, each event at its own time.
-  func fileJournal(seed: UInt64, steps: Int) throws -> URL {
-    var session = try RandomSession(seed: seed)
-    for _ in 0..<steps { session.step() }
-    let url = try makeTemporaryDirectory("streamed-random")
-    let log = try EventLog.create(at: url)
-    let events = try session.harness.store.readHistory().events
-    for device in Set(events.map(\.device)).sorted() {
-      let clock = Clock()
-      let writer = try log.openWriter(
-        device: device,
-        options: DeviceWriter.Options(durability: .none, wallClock: { clock.milliseconds })
-      )
-      for event in events where event.device == device {
-        clock.milliseconds = event.milliseconds
-        try writer.append([
-          NewEvent(
-            stream: event.stream,
-            type: event.type,
-            version: event.version,
-            payload: event.payload,
-            id: ULID(event.id)
-          )
-        ])
-      }
-      writer.close()
-    }
-    return url
-  }
-
-  final class Clock: @unchecked Sendable {
-    var milliseconds: Int64 = 0
-  }
-
   @Test(arguments: 0..<4 as Range<UInt64>)
   func randomSessionsStreamAsTheyAreHeld(seed: UInt64) throws {
-    let url = try fileJournal(seed: seed, steps: 400)
+    let url = try makeFileJournal(seed: seed, steps: 400)
     let journal = try Journal(store: try FileEventStore(url: url), newID: { "" })
     let streamed = try StreamedHistory(store: try FileEventStore(url: url), batchSize: 64)
     expectSameCancellations(streamed, journal)

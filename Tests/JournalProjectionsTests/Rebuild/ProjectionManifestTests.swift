@@ -47,16 +47,23 @@ import Testing
     try manifest.set("Splits/s.json", a)
     try manifest.commit()
     let identity = manifest.identity
-    try manifest.announce([(path: "Splits/s.json", digest: b)])
-    #expect(try open(out).isInterrupted)
+    let rendering = ProjectionManifest.Rendering(
+      history: "3-0123456789abcdef-fedcba9876543210",
+      asOf: Date(timeIntervalSince1970: 1_767_225_600.5)
+    )
+    try manifest.announce(rendering).value.get()
+    let interrupted = try open(out)
+    #expect(interrupted.isInterrupted)
+    #expect(interrupted.renderings == [rendering])
+    #expect(interrupted.openedIdentity != identity)
     let log = out.appendingPathComponent(ProjectionManifest.logPath)
     let bytes = try Data(contentsOf: log)
-    for cut in [1, 10, 70] {
+    for cut in [1, 10, 40] {
       try Data(bytes.dropLast(cut)).write(to: log)
       manifest = try open(out)
       #expect(!manifest.isInterrupted, "cut \(cut)")
       #expect(manifest.identity == identity, "cut \(cut)")
-      #expect(manifest.pending.isEmpty)
+      #expect(manifest.pending.isEmpty && manifest.renderings.isEmpty)
     }
     try manifest.set("Workouts/2026/01/w.json", b)
     try manifest.commit()
@@ -140,20 +147,30 @@ import Testing
     var block = "commit\n"
     for path in paths { block += "\(SHA256Digest.hex(Array(documents[path] ?? Data()))) \(path)\n" }
     let chain = SHA256Digest.hex(Array("\(base)\n\(block)".utf8))
+    // Then an interrupted rebuild's pending block: the file it names with those bytes is
+    // the rebuild's own, and is written again.
+    let interrupted = Array("written by an interrupted rebuild".utf8)
+    let pending = "pending\n\(SHA256Digest.hex(interrupted)) \(untouched)\n"
+    let last = SHA256Digest.hex(Array("\(chain)\n\(pending)".utf8))
     try FileManager.default.removeItem(at: out.appendingPathComponent(Rebuild.manifestName))
     try FileManager.default.createDirectory(
       at: out.appendingPathComponent(ProjectionManifest.shardsFolder),
       withIntermediateDirectories: true
     )
     let log = out.appendingPathComponent(ProjectionManifest.logPath)
-    try Data("\(header) 2 \(base)\n\(block)end \(chain)\n".utf8).write(to: log)
-    #expect(try open(out).identity == chain)
+    let text = "\(header) 2 \(base)\n\(block)end \(chain)\n\(pending)end \(last)\n"
+    try Data(text.utf8).write(to: log)
+    let opened = try open(out)
+    #expect(opened.identity == last)
+    #expect(opened.isInterrupted && opened.pending == [untouched: SHA256Digest.hex(interrupted)])
     try Data("edited".utf8).write(to: out.appendingPathComponent(edited))
+    try Data(interrupted).write(to: out.appendingPathComponent(untouched))
 
     let report = try Rebuild.run(journal: h.journal, output: out)
     #expect(report.conflicts.map(\.path) == [edited])
     #expect(report.conflicts.map(\.reason) == ["changed since the last rebuild; left alone"])
-    #expect(report.adopted.isEmpty && report.written.isEmpty && report.notices.isEmpty)
+    #expect(report.written == [untouched])
+    #expect(report.adopted.isEmpty && report.notices.isEmpty)
     let rewritten = String(decoding: try Data(contentsOf: log), as: UTF8.self)
     #expect(rewritten.hasPrefix("\(header) 3 "), "\(rewritten)")
     let shards = out.appendingPathComponent(ProjectionManifest.shardsFolder)

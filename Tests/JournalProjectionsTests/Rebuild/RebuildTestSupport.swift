@@ -52,6 +52,42 @@ func expectTree(
   }
 }
 
+/// A random session's events (many undos and redos, redos of redos) written to files, one
+/// writer per device, each event at its own time: a journal a ``StreamedHistory`` can read.
+func makeFileJournal(seed: UInt64, steps: Int) throws -> URL {
+  var session = try RandomSession(seed: seed)
+  for _ in 0..<steps { session.step() }
+  let url = try makeTemporaryDirectory("file-journal")
+  let log = try EventLog.create(at: url)
+  let events = try session.harness.store.readHistory().events
+  for device in Set(events.map(\.device)).sorted() {
+    let clock = WallClock()
+    let writer = try log.openWriter(
+      device: device,
+      options: DeviceWriter.Options(durability: .none, wallClock: { clock.milliseconds })
+    )
+    for event in events where event.device == device {
+      clock.milliseconds = event.milliseconds
+      try writer.append([
+        NewEvent(
+          stream: event.stream,
+          type: event.type,
+          version: event.version,
+          payload: event.payload,
+          id: ULID(event.id)
+        )
+      ])
+    }
+    writer.close()
+  }
+  return url
+}
+
+/// The wall clock of ``makeFileJournal(seed:steps:)``'s writers, set before each append.
+private final class WallClock: @unchecked Sendable {
+  var milliseconds: Int64 = 0
+}
+
 /// The tree the journal's state renders, as the rebuild must write it.
 func expectedTree(_ journal: Journal, asOf point: Replayer.Point? = nil) throws -> [String: Data] {
   try journal.state(upTo: point).documentTree()

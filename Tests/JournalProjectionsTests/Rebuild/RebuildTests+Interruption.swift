@@ -54,4 +54,108 @@ extension RebuildTests {
     }
     #expect(duringDocuments >= 2)
   }
+
+  /// A rebuild announces the position it renders, not its writes.
+  ///
+  /// Interrupted after some writes, its documents are recognised by rendering that
+  /// position again, even once the journal has moved on and wants other bytes in them:
+  /// they are replaced, not reported as conflicts. The next rebuild holds the history or
+  /// reads it as it folds.
+  @Test(arguments: [false, true])
+  func anInterruptedRebuildsDocumentsAreItsOwnOnceTheJournalMovesOn(streamed: Bool) throws {
+    let url = try makeFileJournal(seed: 5, steps: 160)
+    let journal = try Journal(store: try FileEventStore(url: url), newID: { "" })
+    let history = journal.history
+    let first = Replayer.Point.event(history[history.count / 3].id)
+    let second = Replayer.Point.event(history[history.count * 2 / 3].id)
+    let before = try expectedTree(journal, asOf: first)
+    let interrupted = try expectedTree(journal, asOf: second)
+    let after = try expectedTree(journal)
+
+    let out = try makeTemporaryDirectory("rebuild-interrupted-moved")
+    try Rebuild.run(journal: journal, output: out, asOf: first)
+    var options = RebuildOptions()
+    options._failAfterWrites = 3
+    #expect(throws: RebuildError.self) {
+      try Rebuild.run(journal: journal, output: out, asOf: second, options: options)
+    }
+    let manifest = try ProjectionManifest.open(DocumentTreeWriter(root: out))
+    #expect(manifest.isInterrupted && manifest.renderings.count == 1)
+    let written = try documentFiles(in: out).filter {
+      $0.value == interrupted[$0.key] && $0.value != before[$0.key]
+    }
+    #expect(written.count == 3)
+    // What makes the test: documents the interrupted run wrote that the journal now
+    // wants otherwise.
+    #expect(written.contains { after[$0.key] != $0.value })
+
+    let report =
+      streamed
+      ? try Rebuild.run(streamed: StreamedHistory(store: FileEventStore(url: url)), output: out)
+      : try Rebuild.run(journal: journal, output: out)
+    #expect(report.conflicts.isEmpty, "\(report.conflicts)")
+    #expect(report.notices.isEmpty, "\(report.notices)")
+    #expect(report.adopted.isEmpty)
+    try expectTree(out, equals: after)
+    #expect(try !ProjectionManifest.open(DocumentTreeWriter(root: out)).isInterrupted)
+  }
+
+  /// When the history no longer starts with the interrupted rebuild's events (a device
+  /// synced an earlier event meanwhile), its position cannot be rendered again: the
+  /// report says so, and a document it wrote that the journal now wants otherwise is a
+  /// conflict, left alone.
+  @Test func anInterruptedPositionNoLongerInTheHistoryIsReported() throws {
+    let h = try JournalHarness(now: t0)
+    try h.makeUpperBody()
+    let out = try makeTemporaryDirectory("rebuild-interrupted-merged")
+    try Rebuild.run(journal: h.journal, output: out)
+    let squat = ExercisePlan(name: "Squat", sets: 3, reps: 5, weight: 100, loadType: .weight)
+    let before = try expectedTree(h.journal)
+    h.now += 3600
+    try h.run(.addExercise(split: "upper body", squat))
+    try h.makeUpperBody(name: "Legs")
+    let interrupted = try expectedTree(h.journal)
+    var options = RebuildOptions()
+    options._failAfterWrites = 1
+    #expect(throws: RebuildError.self) {
+      try Rebuild.run(journal: h.journal, output: out, options: options)
+    }
+    let written = try #require(
+      try documentFiles(in: out).first {
+        $0.value == interrupted[$0.key] && $0.value != before[$0.key]
+      }?.key
+    )
+    h.now += 60
+    try h.run(.addExercise(split: "upper body", squat))
+    var late = try #require(h.store.stored.first)
+    late.id = "01JLATE0000000000000000000"
+    late.device = "watch"
+    late.stream = "split:01JLATESPLIT00000000000000"
+    late.milliseconds += 1000
+    h.store.deliver([late])
+    try h.journal.reload()
+    let after = try expectedTree(h.journal)
+    #expect(after[written] != interrupted[written])
+
+    let report = try Rebuild.run(journal: h.journal, output: out)
+    #expect(report.notices.contains { $0.contains("no longer the start of the journal's") })
+    #expect(report.conflicts.map(\.path) == [written])
+  }
+
+  /// A rebuild that changes nothing takes its `rendering` block back: the manifest's
+  /// log is left byte for byte as it was.
+  @Test func aRebuildThatChangesNothingLeavesTheManifestAsItWas() throws {
+    var session = try RandomSession(seed: 3)
+    for _ in 0..<40 { session.step() }
+    let out = try makeTemporaryDirectory("rebuild-nothing")
+    try Rebuild.run(journal: session.journal, output: out)
+    let log = out.appendingPathComponent(ProjectionManifest.logPath)
+    let bytes = try Data(contentsOf: log)
+    for full in [false, true] {
+      let report = try Rebuild.run(journal: session.journal, output: out, full: full)
+      #expect(report.written.isEmpty && report.removed.isEmpty)
+      #expect(try Data(contentsOf: log) == bytes, "full: \(full)")
+    }
+    #expect(try Rebuild.run(journal: session.journal, output: out).mode == .incremental)
+  }
 }
