@@ -261,10 +261,36 @@ struct RebuildRun {
         Checkpoint.streamFiles(splits: splits, workouts: workouts)
       }
 
-    try write(&folded)
+    let plan = try planChanges(&folded)
+    // An incremental run's checkpoint files, all but the head, are written on another
+    // thread too, while this one writes the documents; the head names the manifest as
+    // committed, so it comes last. Only when a checkpoint is saved (no conflict).
+    let saving =
+      folded.isComplete || !report.conflicts.isEmpty
+      ? nil
+      : BackgroundValue { [folded, root = writer.root] in
+        Result {
+          try Self.saveFiles(
+            folded,
+            encoded: encoding?.value,
+            into: DocumentTreeWriter(root: URL(fileURLWithPath: root))
+          )
+        }
+      }
+    do {
+      try write(plan)
+    } catch {
+      // Nothing may write into the folder once its lock is let go.
+      _ = saving?.value
+      throw error
+    }
 
     started = elapsed()
-    try saveCheckpoint(folded, encoded: encoding?.value)
+    if let saving {
+      try saveHead(saving.value.get())
+    } else {
+      try saveCheckpoint(folded, encoded: encoding?.value)
+    }
     report.timings.checkpoint += seconds(since: started)
 
     report.notices = manifest.notices + report.notices
@@ -402,7 +428,7 @@ struct RebuildRun {
         state.splits[String(stream.dropFirst(6))] = try loadStream(SplitState.self, stream, entry)
       }
       for stream in Set(suffix.map(\.stream)) where stream.hasPrefix("workout:") {
-        guard let entry = try workoutEntry(stream, &checkpoint) else { continue }
+        guard let entry = try Self.workoutEntry(stream, &checkpoint, in: writer) else { continue }
         state.workouts[String(stream.dropFirst(8))] = try loadStream(
           WorkoutState.self,
           stream,
@@ -456,7 +482,7 @@ struct RebuildRun {
           workouts[id] = state.workouts[id]
           continue
         }
-        guard let entry = try workoutEntry(stream, &checkpoint) else {
+        guard let entry = try Self.workoutEntry(stream, &checkpoint, in: writer) else {
           throw Checkpoint.Failure("a checkpoint stream file is missing or corrupt")
         }
         workouts[id] = try loadStream(WorkoutState.self, stream, entry)
@@ -492,13 +518,14 @@ struct RebuildRun {
 
   /// The index entry of a workout stream, reading its bucket once; nil when
   /// the checkpoint has no such stream.
-  func workoutEntry(
+  static func workoutEntry(
     _ stream: String,
-    _ checkpoint: inout Checkpoint
+    _ checkpoint: inout Checkpoint,
+    in writer: DocumentTreeWriter
   ) throws -> Checkpoint.StreamEntry? {
     let bucket = Checkpoint.bucket(of: stream)
     if checkpoint.loadedBuckets[bucket] == nil {
-      guard let digest = try bucketDigest(bucket, &checkpoint) else {
+      guard let digest = try bucketDigest(bucket, &checkpoint, in: writer) else {
         checkpoint.loadedBuckets[bucket] = [:]
         return nil
       }
@@ -512,7 +539,11 @@ struct RebuildRun {
 
   /// The digest of an index bucket's file from its page, reading the page
   /// once; nil when the checkpoint has no such bucket.
-  func bucketDigest(_ bucket: String, _ checkpoint: inout Checkpoint) throws -> String? {
+  static func bucketDigest(
+    _ bucket: String,
+    _ checkpoint: inout Checkpoint,
+    in writer: DocumentTreeWriter
+  ) throws -> String? {
     let page = Checkpoint.page(of: bucket)
     if checkpoint.loadedPages[page] == nil {
       guard let digest = checkpoint.pages[page] else {

@@ -11,7 +11,16 @@ extension RebuildRun {
     case remove(path: String)
   }
 
-  mutating func write(_ folded: inout Folded) throws {
+  /// The changes to make on disk, and how many streams were rendered to find them (for
+  /// progress).
+  struct Plan {
+    var changes: [Change]
+    var streams: Int
+  }
+
+  /// Renders the folded streams and decides what changes on disk; conflicts are in the
+  /// report once it returns.
+  mutating func planChanges(_ folded: inout Folded) throws -> Plan {
     let blocked = Set(quarantined.keys)
     if folded.isComplete || !quarantined.isEmpty { ownedByStream = try manifest.pathsByStream() }
     try reportQuarantined()
@@ -66,8 +75,17 @@ extension RebuildRun {
         for path in paths.sorted() { try planRemoval(path, &changes) }
       }
     }
-    let (notify, rendering, changing) = (progress, streams.count, changes.count)
-    try apply(changes) { done in notify?(rendering + done * rendering / changing, total) }
+    report.timings.write += seconds(since: started)
+    return Plan(changes: changes, streams: streams.count)
+  }
+
+  /// Makes the planned changes and commits them to the manifest.
+  mutating func write(_ plan: Plan) throws {
+    let started = elapsed()
+    let (notify, rendering, changing) = (progress, plan.streams, plan.changes.count)
+    try apply(plan.changes) { done in
+      notify?(rendering + done * rendering / changing, rendering * 2)
+    }
     report.timings.write += seconds(since: started)
   }
 
@@ -280,9 +298,41 @@ extension RebuildRun {
     encoded: [String: Result<Checkpoint.StreamFile, any Error>]?
   ) throws {
     guard report.conflicts.isEmpty else { return try writer.remove(Checkpoint.headPath) }
+    try saveHead(Self.saveFiles(folded, encoded: encoded, into: writer))
+  }
+
+  /// What writing the checkpoint's files but its head came to.
+  enum SavedFiles: Sendable {
+    /// The checkpoint whose head is to be written, once the manifest is committed.
+    case saved(Checkpoint)
+    /// No checkpoint can be saved, for the reason given in the notice.
+    case abandoned(notice: String)
+  }
+
+  /// Writes the head of `files`, naming the manifest as committed, or removes the head
+  /// when the checkpoint was abandoned.
+  mutating func saveHead(_ files: SavedFiles) throws {
+    switch files {
+    case .abandoned(let notice):
+      report.notices.append(notice)
+      try writer.remove(Checkpoint.headPath)
+    case .saved(var checkpoint):
+      checkpoint.manifestDigest = manifest.identity
+      // In place like the other checkpoint files: a torn head fails its checksum.
+      try writer.writeInPlace(Checkpoint.headPath, checkpoint.encodedHead())
+    }
+  }
+
+  /// Writes the checkpoint's files but its head: stream files, buckets and pages.
+  ///
+  /// Uses nothing of the run but its arguments, so that an incremental run can do it on
+  /// another thread, with a writer of its own.
+  static func saveFiles(
+    _ folded: Folded,
+    encoded: [String: Result<Checkpoint.StreamFile, any Error>]?,
+    into writer: DocumentTreeWriter
+  ) throws -> SavedFiles {
     var checkpoint = folded.checkpoint
-    checkpoint.manifestDigest = manifest.identity
-    checkpoint.quarantined = quarantined.keys.sorted()
     var states: [(String, any CheckpointStream)] = folded.splits.map {
       ("split:\($0.key)", $0.value)
     }
@@ -298,16 +348,14 @@ extension RebuildRun {
     var expectedStreams: Set<String> = []
     for (stream, state) in states.sorted(by: { $0.0 < $1.0 }) {
       guard let path = Checkpoint.streamPath(stream) else {
-        report.notices.append("checkpoint not saved: stream '\(stream)' cannot name a file")
-        return try writer.remove(Checkpoint.headPath)
+        return .abandoned(notice: "checkpoint not saved: stream '\(stream)' cannot name a file")
       }
       expectedStreams.insert(RelativePath.fileName(of: path))
       let file: Checkpoint.StreamFile
       do {
         file = try encoded?[stream]?.get() ?? Checkpoint.StreamFile(of: state)
       } catch {
-        report.notices.append("checkpoint not saved: \(error)")
-        return try writer.remove(Checkpoint.headPath)
+        return .abandoned(notice: "checkpoint not saved: \(error)")
       }
       if try writer.read(path) != file.bytes { try writer.writeInPlace(path, file.bytes) }
       let expiry = folded.expiries[stream] ?? nil
@@ -319,18 +367,17 @@ extension RebuildRun {
       let bucket = Checkpoint.bucket(of: stream)
       if !folded.isComplete {
         do {
-          _ = try workoutEntry(stream, &checkpoint)
+          _ = try workoutEntry(stream, &checkpoint, in: writer)
         } catch {
           // An unreadable bucket: start it afresh, losing its other streams.
-          report.notices.append("checkpoint not saved: \(error)")
-          return try writer.remove(Checkpoint.headPath)
+          return .abandoned(notice: "checkpoint not saved: \(error)")
         }
       }
       checkpoint.loadedBuckets[bucket, default: [:]][stream] = entry
       checkpoint.expiring[stream] = expiry
       changedBuckets.insert(bucket)
     }
-    // A bucket's page was read with it (``workoutEntry(_:_:)``), or is new.
+    // A bucket's page was read with it (``workoutEntry(_:_:in:)``), or is new.
     var changedPages: Set<String> = []
     for bucket in changedBuckets.sorted() {
       let bytes = Checkpoint.encodeBucket(checkpoint.loadedBuckets[bucket] ?? [:])
@@ -359,7 +406,7 @@ extension RebuildRun {
         }
       }
     }
-    // In place like the other checkpoint files: a torn head fails its checksum.
-    try writer.writeInPlace(Checkpoint.headPath, checkpoint.encodedHead())
+    return .saved(checkpoint)
   }
+
 }
