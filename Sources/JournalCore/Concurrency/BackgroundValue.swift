@@ -11,10 +11,13 @@ public final class BackgroundValue<Value: Sendable>: @unchecked Sendable {
   private var result: Value?
   private let done = DispatchGroup()
 
-  /// Starts `work` on a global queue.
+  /// Starts `work` on a queue of its own.
+  ///
+  /// Not the global queue: its threads are as many as the cores, and work that blocks (a
+  /// flush) or waits would hold one of them while other work queued behind it.
   public init(_ work: @escaping @Sendable () -> Value) {
     done.enter()
-    DispatchQueue.global(qos: .userInitiated).async {
+    DispatchQueue(label: "BackgroundValue", qos: .userInitiated).async {
       self.result = work()
       self.done.leave()
     }

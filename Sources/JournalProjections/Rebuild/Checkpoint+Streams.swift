@@ -56,18 +56,6 @@ extension Checkpoint {
     }
   }
 
-  /// The stream files of `splits` and `workouts`, by stream (`split:<id>`, `workout:<id>`),
-  /// each with the error that stopped its encoding in place of the file.
-  static func streamFiles(
-    splits: [String: SplitState],
-    workouts: [String: WorkoutState]
-  ) -> [String: Result<StreamFile, any Error>] {
-    var files: [String: Result<StreamFile, any Error>] = [:]
-    for (id, state) in splits { files["split:\(id)"] = Result { try StreamFile(of: state) } }
-    for (id, state) in workouts { files["workout:\(id)"] = Result { try StreamFile(of: state) } }
-    return files
-  }
-
   /// Parses ``encodeState(_:)``.
   ///
   /// - Throws: ``JournalError`` for bytes that are not JSON, ``PayloadError``

@@ -251,30 +251,18 @@ struct RebuildRun {
     report.timings.fold = seconds(since: started)
     report.anomalyCount = folded.checkpoint.anomalyCount
 
-    // An incremental run's few states are encoded for the checkpoint on another thread
-    // while this one renders and writes the documents, mostly waiting for flushes. A full
-    // run encodes each state as it saves it, so as not to hold every stream file at once.
-    let encoding =
-      folded.isComplete
-      ? nil
-      : BackgroundValue { [splits = folded.splits, workouts = folded.workouts] in
-        Checkpoint.streamFiles(splits: splits, workouts: workouts)
-      }
-
     let plan = try planChanges(&folded)
-    // An incremental run's checkpoint files, all but the head, are written on another
-    // thread too, while this one writes the documents; the head names the manifest as
-    // committed, so it comes last. Only when a checkpoint is saved (no conflict).
+    // An incremental run encodes and writes its few checkpoint files, all but the head, on
+    // another thread while this one writes the documents, mostly waiting for flushes; the
+    // head names the manifest as committed, so it comes last. Only when a checkpoint is
+    // saved (no conflict). A full run saves state by state, after the documents, so as not
+    // to hold every stream file at once (B8).
     let saving =
       folded.isComplete || !report.conflicts.isEmpty
       ? nil
       : BackgroundValue { [folded, root = writer.root] in
         Result {
-          try Self.saveFiles(
-            folded,
-            encoded: encoding?.value,
-            into: DocumentTreeWriter(root: URL(fileURLWithPath: root))
-          )
+          try Self.saveFiles(folded, into: DocumentTreeWriter(root: URL(fileURLWithPath: root)))
         }
       }
     do {
@@ -289,7 +277,7 @@ struct RebuildRun {
     if let saving {
       try saveHead(saving.value.get())
     } else {
-      try saveCheckpoint(folded, encoded: encoding?.value)
+      try saveCheckpoint(folded)
     }
     report.timings.checkpoint += seconds(since: started)
 

@@ -287,18 +287,12 @@ extension RebuildRun {
   /// After a conflict the head is removed instead: the documents left alone
   /// do not match the state, and only a full rebuild would check them again.
   ///
-  /// - Parameters:
-  ///   - folded: the states rendered by this run, and the checkpoint they start from.
-  ///   - encoded: the stream files of `folded`'s states when they were made beforehand
-  ///     (``Checkpoint/streamFiles(splits:workouts:)``); otherwise each state is encoded
-  ///     here, as it is saved.
+  /// - Parameter folded: the states rendered by this run, and the checkpoint they start
+  ///   from.
   /// - Throws: ``RebuildError`` when a checkpoint file cannot be written or removed.
-  mutating func saveCheckpoint(
-    _ folded: Folded,
-    encoded: [String: Result<Checkpoint.StreamFile, any Error>]?
-  ) throws {
+  mutating func saveCheckpoint(_ folded: Folded) throws {
     guard report.conflicts.isEmpty else { return try writer.remove(Checkpoint.headPath) }
-    try saveHead(Self.saveFiles(folded, encoded: encoded, into: writer))
+    try saveHead(Self.saveFiles(folded, into: writer))
   }
 
   /// What writing the checkpoint's files but its head came to.
@@ -327,11 +321,7 @@ extension RebuildRun {
   ///
   /// Uses nothing of the run but its arguments, so that an incremental run can do it on
   /// another thread, with a writer of its own.
-  static func saveFiles(
-    _ folded: Folded,
-    encoded: [String: Result<Checkpoint.StreamFile, any Error>]?,
-    into writer: DocumentTreeWriter
-  ) throws -> SavedFiles {
+  static func saveFiles(_ folded: Folded, into writer: DocumentTreeWriter) throws -> SavedFiles {
     var checkpoint = folded.checkpoint
     var states: [(String, any CheckpointStream)] = folded.splits.map {
       ("split:\($0.key)", $0.value)
@@ -353,7 +343,7 @@ extension RebuildRun {
       expectedStreams.insert(RelativePath.fileName(of: path))
       let file: Checkpoint.StreamFile
       do {
-        file = try encoded?[stream]?.get() ?? Checkpoint.StreamFile(of: state)
+        file = try Checkpoint.StreamFile(of: state)
       } catch {
         return .abandoned(notice: "checkpoint not saved: \(error)")
       }

@@ -296,31 +296,6 @@ import Testing
     #expect(throws: JournalError.self) { try Checkpoint.encodeState(workout) }
   }
 
-  /// The stream files an incremental rebuild makes beforehand, on another thread, are the
-  /// ones it would make state by state; a state that cannot be encoded spoils only its own.
-  @Test func streamFilesMadeBeforehandAreTheStatesOwn() throws {
-    var broken = Self.fullWorkout()
-    broken.document.logs[0].weight = .infinity
-    var other = Self.fullWorkout()
-    other.document.logs[0].weight = 62.5
-    let split = Self.fullSplit()
-    let files = Checkpoint.streamFiles(
-      splits: ["s1": split],
-      workouts: ["w1": Self.fullWorkout(), "w2": other, "w3": broken]
-    )
-    #expect(files.keys.sorted() == ["split:s1", "workout:w1", "workout:w2", "workout:w3"])
-    for (stream, state) in [
-      ("split:s1", split as any CheckpointStream), ("workout:w1", Self.fullWorkout()),
-      ("workout:w2", other),
-    ] {
-      let file = try #require(try files[stream]?.get(), "\(stream)")
-      let bytes = try Checkpoint.encodeState(state)
-      #expect(file.bytes == bytes, "\(stream)")
-      #expect(file.digest == XXH64.hex(bytes), "\(stream)")
-    }
-    #expect(throws: JournalError.self) { try files["workout:w3"]?.get() }
-  }
-
   struct Corruption: Sendable, CustomTestStringConvertible {
     let name: String
     let edit: @Sendable (String) -> String
