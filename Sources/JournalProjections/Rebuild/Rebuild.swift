@@ -194,6 +194,9 @@ struct RebuildRun {
 
   mutating func execute(full: Bool) throws -> RebuildReport {
     let interrupted = manifest.isInterrupted
+    // A run that writes nothing does not wait for its announcement's flush on the way;
+    // it still ends before the run does, so that no flush outlives it.
+    defer { _ = announcement?.value }
     // Temporary files live next to what they replace: the manifest's log and
     // the checkpoint head at every run, documents only after an interruption,
     // the manifest's shards when they are next written.
