@@ -210,4 +210,26 @@ import Testing
     #expect(ProjectionManifest.Hashing(digest: String(repeating: "f", count: 64)) == .sha256)
     #expect(ProjectionManifest.Hashing(digest: String(repeating: "g", count: 16)) == nil)
   }
+
+  /// A `rendering` block's line reads back exactly as written, and anything else is no
+  /// position (the block then ends the log, as a torn one does).
+  @Test func renderingLinesReadBackAndRefuseAnythingElse() {
+    let lanes = "0123456789abcdef-fedcba9876543210"
+    for asOf in [
+      nil, Date(timeIntervalSince1970: 1_767_225_600.25), Date(timeIntervalSince1970: -1),
+    ] {
+      let rendering = ProjectionManifest.Rendering(history: "1744-\(lanes)", asOf: asOf)
+      #expect(ProjectionManifest.Rendering(line: ArraySlice(rendering.line.utf8)) == rendering)
+      #expect(rendering.events == 1744)
+    }
+    #expect(ProjectionManifest.Rendering(line: ArraySlice("0-\(lanes) -".utf8))?.events == 0)
+    for bad in [
+      "1744-\(lanes)", "1744-\(lanes) ", "1744-\(lanes)  -", "01744-\(lanes) -",
+      "-1-\(lanes) -", "+1-\(lanes) -", "x-\(lanes) -", "1744-\(lanes.uppercased()) -",
+      "1744-0123456789abcdef -", "1744-0123456789abcde-fedcba9876543210 -",
+      "1744-\(lanes)-0123456789abcdef -", "1744-\(lanes) 12345678901234567", "",
+    ] {
+      #expect(ProjectionManifest.Rendering(line: ArraySlice(bad.utf8)) == nil, "\(bad)")
+    }
+  }
 }
