@@ -14,10 +14,10 @@ import JournalCore
 ///   blocks. A `rendering` block names the history position a rebuild is about
 ///   to render (its flush runs while the rebuild folds and renders, and ends
 ///   before the first document is written); a `pending` block, written by
-///   format 2, named the writes themselves; a `commit` block records what it did (`digest path`, or `- path` for a
-///   document no longer owned). Each block ends with `end <chain>`, the digest
-///   of the previous block's chain and this block's lines, so a torn tail is
-///   detected and ignored.
+///   format 2, named the writes themselves; a `commit` block records what it
+///   did (`digest path`, or `- path` for a document no longer owned). Each
+///   block ends with `end <chain>`, the digest of the previous block's chain
+///   and this block's lines, so a torn tail is detected and ignored.
 ///
 /// A log found ending with `rendering` or `pending` blocks says the rebuild was
 /// interrupted: a file with the bytes that position renders, or with the bytes
@@ -136,8 +136,9 @@ final class ProjectionManifest {
     identity = Self.digest(Array(Self.header.utf8))
   }
 
-  /// Whether the last rebuild was interrupted during its writes.
-  var isInterrupted: Bool { mustCommit }
+  /// Whether the last rebuild was interrupted before it committed: the log ended with
+  /// `rendering` or `pending` blocks when the manifest was opened.
+  private(set) var isInterrupted = false
 
   // MARK: - Reading
 
@@ -159,6 +160,7 @@ final class ProjectionManifest {
       try manifest.readLegacy(bytes)
     }
     manifest.openedIdentity = manifest.identity
+    manifest.isInterrupted = manifest.mustCommit
     return manifest
   }
 
