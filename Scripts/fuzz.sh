@@ -4,7 +4,7 @@
 #   Scripts/fuzz.sh TARGET [SECONDS] [extra libFuzzer flags…]
 #
 # TARGET is a folder of Fuzz/: RecordDecoder, PayloadDecoder, DocumentImporter, CommandLine,
-# CheckpointReader.
+# CheckpointReader, ManifestReader.
 # The library targets are compiled straight from Sources/ with `-sanitize=fuzzer,address`
 # (SwiftPM's own build does not link a fuzzer main), as static libraries with testing enabled
 # so an entry point may `@testable import` them. The corpus lives in $FUZZ_WORK/TARGET/corpus
@@ -132,18 +132,25 @@ if [[ ! -f "$seeds/done" ]]; then
   touch "$seeds/done"
 fi
 # Checkpoint files: the checkpoint of a rebuild of the sample journal (or a generated one).
-if [[ "$target" == CheckpointReader && ! -f "$seeds/checkpoint-done" ]]; then
+if [[ "$target" == CheckpointReader || "$target" == ManifestReader ]] &&
+  [[ ! -f "$seeds/checkpoint-done" ]]; then
   cli="${JOURNAL_BIN:-$work/cli-build/debug/journal}"
   [[ -x "$cli" ]] || (cd "$root" && swift build --product journal --scratch-path "$work/cli-build" >&2)
   journal="$root/Journal"
   [[ -d "$journal/devices" ]] || journal="$seeds/generated"
-  rm -rf "$seeds/checkpoint" "$work/checkpoint-out"
-  mkdir -p "$seeds/checkpoint"
+  rm -rf "$seeds/checkpoint" "$seeds/manifest" "$work/checkpoint-out"
+  mkdir -p "$seeds/checkpoint" "$seeds/manifest"
+  # A full rebuild, then one with the manifest compacted into shards.
   "$cli" rebuild --journal "$journal" --out "$work/checkpoint-out" >/dev/null
   n=0
   while IFS= read -r -d '' file; do
     cp "$file" "$seeds/checkpoint/file-$((n++))"
   done < <(find "$work/checkpoint-out/.journal-checkpoint" -type f -print0 | head -z -n 2000)
+  n=0
+  while IFS= read -r -d '' file; do
+    cp "$file" "$seeds/manifest/file-$((n++))"
+  done < <(find "$work/checkpoint-out/.journal-projection" "$root/Projections/.journal-projection" \
+    -type f -print0 2>/dev/null | head -z -n 2000)
   touch "$seeds/checkpoint-done"
 fi
 case "$target" in
@@ -151,6 +158,7 @@ RecordDecoder | PayloadDecoder) cp -n "$seeds/lines/"* "$corpus/" 2>/dev/null ||
 DocumentImporter) cp -n "$seeds/documents/"* "$corpus/" 2>/dev/null || true ;;
 CommandLine) cp -n "$seeds/argv/"* "$corpus/" 2>/dev/null || true ;;
 CheckpointReader) cp -n "$seeds/checkpoint/"* "$corpus/" 2>/dev/null || true ;;
+ManifestReader) cp -n "$seeds/manifest/"* "$corpus/" 2>/dev/null || true ;;
 esac
 
 echo "running fuzz-$target for ${seconds}s on $(ls "$corpus" | wc -l) seeds…" >&2
