@@ -4,7 +4,7 @@
 #   Scripts/fuzz.sh TARGET [SECONDS] [extra libFuzzer flags…]
 #
 # TARGET is a folder of Fuzz/: RecordDecoder, PayloadDecoder, DocumentImporter, CommandLine,
-# CheckpointReader, ManifestReader.
+# CheckpointReader, ManifestReader; Fuzz/Support/ is compiled with each of them.
 # The library targets are compiled straight from Sources/ with `-sanitize=fuzzer,address`
 # (SwiftPM's own build does not link a fuzzer main), as static libraries with testing enabled
 # so an entry point may `@testable import` them. The corpus lives in $FUZZ_WORK/TARGET/corpus
@@ -70,7 +70,8 @@ links=()
 for library in "${libraries[@]}"; do links+=("$build/lib$library.a"); done
 echo "linking fuzz-$target…" >&2
 # The linker warns about every sanitizer symbol it cannot export; only errors matter.
-"$swiftc" "${flags[@]}" -I "$build" -o "$binary" "$root/Fuzz/$target/main.swift" "${links[@]}" \
+"$swiftc" "${flags[@]}" -I "$build" -o "$binary" "$root/Fuzz/$target/main.swift" \
+  "$root"/Fuzz/Support/*.swift "${links[@]}" \
   2> >(grep -v "Cannot export local symbol" >&2)
 
 # Seed the corpus: record lines from a journal, documents from projections and fixtures.

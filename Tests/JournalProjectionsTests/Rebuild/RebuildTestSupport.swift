@@ -88,6 +88,18 @@ private final class WallClock: @unchecked Sendable {
   var milliseconds: Int64 = 0
 }
 
+/// A device syncs a split it created a second after the journal's first event: an event
+/// merged before everything folded since.
+func deliverLateSplit(to h: JournalHarness) throws {
+  var late = try #require(h.store.stored.first)
+  late.id = "01JLATE0000000000000000000"
+  late.device = "watch"
+  late.stream = "split:01JLATESPLIT00000000000000"
+  late.milliseconds += 1000
+  h.store.deliver([late])
+  try h.journal.reload()
+}
+
 /// The tree the journal's state renders, as the rebuild must write it.
 func expectedTree(_ journal: Journal, asOf point: Replayer.Point? = nil) throws -> [String: Data] {
   try journal.state(upTo: point).documentTree()

@@ -153,13 +153,7 @@ extension RebuildTests {
     try h.makeUpperBody(name: "Legs")
     try Rebuild.run(journal: h.journal, output: out)
     // A device syncs a split it created earlier than the last event folded.
-    var late = try #require(h.store.stored.first)
-    late.id = "01JLATE0000000000000000000"
-    late.device = "watch"
-    late.stream = "split:01JLATESPLIT00000000000000"
-    late.milliseconds += 1000
-    h.store.deliver([late])
-    try h.journal.reload()
+    try deliverLateSplit(to: h)
     let report = try Rebuild.run(journal: h.journal, output: out)
     #expect(report.mode == .full)
     #expect(report.checkpointIgnoredBecause == "the history before the checkpoint changed")

@@ -127,13 +127,7 @@ extension RebuildTests {
     )
     h.now += 60
     try h.run(.addExercise(split: "upper body", squat))
-    var late = try #require(h.store.stored.first)
-    late.id = "01JLATE0000000000000000000"
-    late.device = "watch"
-    late.stream = "split:01JLATESPLIT00000000000000"
-    late.milliseconds += 1000
-    h.store.deliver([late])
-    try h.journal.reload()
+    try deliverLateSplit(to: h)
     let after = try expectedTree(h.journal)
     #expect(after[written] != interrupted[written])
 
