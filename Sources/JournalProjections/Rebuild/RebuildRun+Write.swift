@@ -166,7 +166,7 @@ extension RebuildRun {
         report.notices.append(
           "\(ProjectionManifest.logPath): the interrupted rebuild's history "
             + "(\(rendering.events) events) is no longer the start of the journal's; "
-            + "documents it wrote are reported as conflicts"
+            + "a document it wrote that differs from the wanted one is a conflict"
         )
         continue
       }
