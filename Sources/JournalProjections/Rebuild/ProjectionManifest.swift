@@ -277,6 +277,8 @@ final class ProjectionManifest {
       else { return nil }
       let history = String(decoding: line[..<space], as: UTF8.self)
       let parts = history.split(separator: "-", omittingEmptySubsequences: false)
+      // The count as written (no sign, no leading zero), then two lanes of 16 lowercase hex
+      // digits: the form an XXH64 digest has.
       guard parts.count == 3, let count = Int(parts[0]), count >= 0, String(count) == parts[0],
         parts.dropFirst().allSatisfy({ Hashing(digest: $0) == .xxh64 })
       else { return nil }
