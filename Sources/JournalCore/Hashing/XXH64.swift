@@ -2,8 +2,9 @@
 /// cryptographic hash.
 ///
 /// Used where bytes only need checking against accidental change — a torn, stale or
-/// damaged cache file — and SHA-256 would cost dozens of times as much: the rebuild
-/// checkpoint's files (`docs/Rebuild.md`). Written from the specification
+/// damaged cache file, a document edited since it was written — and SHA-256 would cost
+/// dozens of times as much: the rebuild checkpoint's files and the ownership manifest
+/// (`docs/Rebuild.md`). Written from the specification
 /// (`xxhash_spec.md`, "XXH64 algorithm description"); test vectors come from the reference
 /// implementation.
 public enum XXH64 {

@@ -132,7 +132,7 @@ final class DocumentTreeWriter {
       if let limit = failAfterWrites, writes >= limit {
         throw RebuildError(.interrupted, path: relative, "interrupted by the test seam")
       }
-      if durable { try sync(descriptor, temporary) }
+      if durable { try Self.sync(descriptor, temporary) }
     } catch {
       close(descriptor)
       throw error
@@ -177,7 +177,7 @@ final class DocumentTreeWriter {
       else { throw failure("truncate", relative) }
     }
     try writeAll(descriptor, bytes, relative)
-    if durable { try sync(descriptor, relative) }
+    if durable { try Self.sync(descriptor, relative) }
   }
 
   /// Removes the file at `relative`, then its folders up to the top one while empty.
@@ -267,10 +267,6 @@ final class DocumentTreeWriter {
     }
   }
 
-  private func sync(_ descriptor: Int32, _ relative: String) throws {
-    try Self.sync(descriptor, relative)
-  }
-
   private static func sync(_ descriptor: Int32, _ relative: String) throws(RebuildError) {
     #if canImport(Darwin)
     if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
@@ -297,7 +293,7 @@ final class DocumentTreeWriter {
     let descriptor = open(absolute(relative), O_RDONLY | O_CLOEXEC | O_DIRECTORY)
     guard descriptor >= 0 else { throw failure("open", relative) }
     defer { close(descriptor) }
-    try sync(descriptor, relative)
+    try Self.sync(descriptor, relative)
   }
 
   // MARK: - Interrupted writes

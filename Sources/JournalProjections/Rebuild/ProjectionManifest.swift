@@ -445,7 +445,7 @@ final class ProjectionManifest {
   /// - Returns: the flush's outcome, once it has finished.
   func announce(_ rendering: Rendering) throws -> BackgroundValue<Result<Void, RebuildError>> {
     let before = (length: logLength, identity: identity)
-    try append(kind: Kind.rendering.rawValue, [rendering.line], durable: false)
+    try append(kind: .rendering, [rendering.line], durable: false)
     if !mustCommit, let length = before.length {
       announcement = (length, before.identity)
     }
@@ -467,12 +467,11 @@ final class ProjectionManifest {
       logLength = announcement.length
       logBytes = announcement.length
       identity = announcement.identity
-      self.announcement = nil
       mustCommit = false
     }
     announcement = nil
     if !entries.isEmpty || mustCommit {
-      try append(kind: "commit", entries.map { "\($0.1 ?? "-") \($0.0)" }, durable: false)
+      try append(kind: .commit, entries.map { "\($0.1 ?? "-") \($0.0)" }, durable: false)
       for (path, digest) in entries {
         let name = Self.shard(of: path)
         logged[name, default: [:]][path] = .some(digest)
@@ -484,8 +483,8 @@ final class ProjectionManifest {
     if rewriteAll || !rewrite.isEmpty || logBytes > compactionThreshold { try compact() }
   }
 
-  private func append(kind: String, _ lines: [String], durable: Bool) throws {
-    var block = Array((kind + "\n").utf8)
+  private func append(kind: Kind, _ lines: [String], durable: Bool) throws {
+    var block = Array((kind.rawValue + "\n").utf8)
     for line in lines { block += Array((line + "\n").utf8) }
     let chain = logHashing.hex(Array((identity + "\n").utf8) + block)
     block += Array("end \(chain)\n".utf8)

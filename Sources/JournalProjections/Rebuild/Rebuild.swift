@@ -155,7 +155,7 @@ struct RebuildRun {
   var ownedByStream: [String: [String]]?
   /// The flush of the `rendering` block the run announced, before folding when it holds
   /// its history; the first document is written once it has finished.
-  var announcement: BackgroundValue<Result<Void, RebuildError>>?
+  var announcementFlush: BackgroundValue<Result<Void, RebuildError>>?
 
   init(
     source: Source,
@@ -196,7 +196,7 @@ struct RebuildRun {
     let interrupted = manifest.isInterrupted
     // A run that writes nothing does not wait for its announcement's flush on the way;
     // it still ends before the run does, so that no flush outlives it.
-    defer { _ = announcement?.value }
+    defer { _ = announcementFlush?.value }
     // Temporary files live next to what they replace: the manifest's log and
     // the checkpoint head at every run, documents only after an interruption,
     // the manifest's shards when they are next written.
@@ -218,7 +218,7 @@ struct RebuildRun {
       precondition(full && asOf == nil, "a streamed history is only folded whole")
       folded = try foldFromStart(history)
       // Its position is known once it is folded.
-      announcement = try manifest.announce(
+      announcementFlush = try manifest.announce(
         ProjectionManifest.Rendering(history: folded.checkpoint.prefixDigest, asOf: nil)
       )
     case .held(let history, let digest):
@@ -227,7 +227,7 @@ struct RebuildRun {
       // renders (`docs/Rebuild.md`, "Interrupted rebuilds").
       var asOfTime: Date?
       if case .time(let date) = asOf { asOfTime = date }
-      announcement = try manifest.announce(
+      announcementFlush = try manifest.announce(
         ProjectionManifest.Rendering(
           history: digest.prefix(prefix.count, of: history).description,
           asOf: asOfTime

@@ -223,10 +223,10 @@ extension RebuildRun {
   /// what was done.
   private mutating func apply(_ changes: [Change], progress: (Int) -> Void) throws {
     if !changes.isEmpty {
-      guard let announcement else {
+      guard let announcementFlush else {
         preconditionFailure("execute announces the position before any change is planned")
       }
-      try announcement.value.get()
+      try announcementFlush.value.get()
       for (index, change) in changes.enumerated() {
         switch change {
         case .write(let path, let bytes, let digest):
