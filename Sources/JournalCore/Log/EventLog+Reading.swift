@@ -17,8 +17,20 @@ public struct DeviceHistory: Sendable {
 
 /// Every device's records merged in one deterministic order.
 public struct JournalHistory: Sendable {
+  /// The records as the devices' segments gave them, a run a segment.
+  private let runs: [[EventRecord]]
+  /// The merge order: for each record handed on, its run (high 32 bits) and its index in the
+  /// run (low 32 bits).
+  private let order: [UInt64]
+
   /// The records, ordered by (`ms`, `lc`, device, sequence), each event id once.
-  public var records: [EventRecord]
+  ///
+  /// Copied out of the runs on each use; ``map(_:)`` reads them in place.
+  public var records: [EventRecord] { order.map { record(at: $0) } }
+
+  /// How many records there are.
+  public var count: Int { order.count }
+
   /// Records skipped because an earlier record had the same event id.
   public var duplicates: [Duplicate]
   /// Torn tails that were not read, for every device.
@@ -30,6 +42,31 @@ public struct JournalHistory: Sendable {
   /// ``EventLog/readHistory(after:)`` resumes from them. Devices with no readable record have
   /// none.
   public var positions: [String: DevicePosition] = [:]
+
+  init(
+    runs: [[EventRecord]],
+    order: [UInt64],
+    duplicates: [Duplicate],
+    notices: [RecoveryNotice],
+    errors: [JournalError],
+    positions: [String: DevicePosition]
+  ) {
+    self.runs = runs
+    self.order = order
+    self.duplicates = duplicates
+    self.notices = notices
+    self.errors = errors
+    self.positions = positions
+  }
+
+  private func record(at place: UInt64) -> EventRecord {
+    runs[Int(truncatingIfNeeded: place >> 32)][Int(truncatingIfNeeded: place & 0xFFFF_FFFF)]
+  }
+
+  /// `records.map(transform)` on every core, reading each record where it lies.
+  public func map<T>(_ transform: @Sendable (EventRecord) -> T) -> [T] {
+    order.concurrentMap { transform(record(at: $0)) }
+  }
 
   /// A record whose event id was already handed on.
   public struct Duplicate: Sendable, Hashable, CustomStringConvertible {
@@ -109,43 +146,54 @@ extension EventLog {
   ) throws
     -> [DeviceHistory]
   {
+    try readDeviceRuns(devices).map { device in
+      var history = device.history
+      // Sized once: appending segment after segment would copy the records read so far.
+      history.records.reserveCapacity(device.runs.reduce(0) { $0 + $1.count })
+      for run in device.runs { history.records += run }
+      return history
+    }
+  }
+
+  /// A device read whole: its records as its segments gave them, one run a segment, in file
+  /// order; `history` holds everything else (its `records` are empty).
+  struct DeviceRuns: Sendable {
+    var history: DeviceHistory
+    var runs: [[EventRecord]] = []
+  }
+
+  /// Reads several devices, decoding their segments on every core, each device up to the
+  /// first segment that stops it; see ``readDevice(_:after:)``.
+  ///
+  /// A segment's records are kept as the run it decoded to: putting a device's runs together
+  /// would copy every record once more, and ``merge(_:)`` does not need it.
+  func readDeviceRuns(
+    _ devices: [(name: String, position: DevicePosition?)]
+  ) throws -> [DeviceRuns] {
     let plans = try devices.map { try planDevice($0.name, after: $0.position) }
     let jobs = plans.indices.flatMap { device in plans[device].segments.map { (device, $0) } }
     let log = self
     var outcomes = jobs.concurrentMap(chunkSize: 1) { job in
       log.readSegment(job.1, device: plans[job.0].history.device)
     }
-    // Put each device's segments together in order, up to the first that stops it.
-    var histories = plans.map(\.history)
+    var devices = plans.map { DeviceRuns(history: $0.history) }
     var stopped = plans.map { $0.history.stoppedBy != nil }
-    // Sized once: appending segment after segment would copy the records read so far.
-    var totals = [Int](repeating: 0, count: plans.count)
-    for (index, job) in jobs.enumerated() {
-      totals[job.0] += (try? outcomes[index].get())?.records.count ?? 0
-    }
     for (index, job) in jobs.enumerated() where !stopped[job.0] {
       var outcome = try outcomes[index].get()
       // Let go here, so its records are not held twice.
       outcomes[index] = .success(SegmentOutcome())
-      // Edited where it lies: a copy taken out and put back would copy every record read
-      // so far on each segment, quadratic in the device's length. A device's first segment
-      // hands over its array, then grown once to the device's total (its records moved, not
-      // copied); later segments are appended.
-      if histories[job.0].records.isEmpty {
-        histories[job.0].records = outcome.records
+      if !outcome.records.isEmpty {
+        devices[job.0].runs.append(outcome.records)
         outcome.records = []
-        histories[job.0].records.reserveCapacity(totals[job.0])
-      } else {
-        histories[job.0].records += outcome.records
       }
-      histories[job.0].notices += outcome.notices
-      if let position = outcome.position { histories[job.0].position = position }
+      devices[job.0].history.notices += outcome.notices
+      if let position = outcome.position { devices[job.0].history.position = position }
       if let error = outcome.stoppedBy {
-        histories[job.0].stoppedBy = error
+        devices[job.0].history.stoppedBy = error
         stopped[job.0] = true
       }
     }
-    return histories
+    return devices
   }
 
   /// What reading a device will do: the notices known from its listing, and the segments to
@@ -430,7 +478,7 @@ extension EventLog {
       throw positionChanged(device, position, "the device folder is not there")
     }
     names.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-    let devices = try readDevices(names.map { ($0, positions[$0]) })
+    let devices = try readDeviceRuns(names.map { ($0, positions[$0]) })
     var history = EventLog.merge(devices)
     history.notices += deviceFolderCopies()
     return history
@@ -453,13 +501,15 @@ extension EventLog {
     }
   }
 
-  /// Merges device histories; see ``readHistory()`` and ``MergedRecords``.
-  static func merge(_ devices: [DeviceHistory]) -> JournalHistory {
+  /// Merges devices read whole; see ``readHistory()`` and ``MergedRecords``.
+  ///
+  /// The history keeps the devices' runs and the merge order: no record is copied.
+  static func merge(_ devices: [DeviceRuns]) -> JournalHistory {
     var merged = MergedRecords(devices: devices)
-    // Devices read whole are merged without reading a file: nothing can throw.
-    let records = (try? merged.next(.max)) ?? []
+    let order = merged.order()
     return JournalHistory(
-      records: records,
+      runs: merged.runs,
+      order: order,
       duplicates: merged.duplicates,
       notices: merged.notices,
       errors: merged.errors,

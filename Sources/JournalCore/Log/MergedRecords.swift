@@ -8,7 +8,8 @@ import Foundation
 /// ``duplicates``. The order depends only on the files' contents, not on the order the
 /// folders are listed in.
 ///
-/// ``EventLog/readHistory(after:)`` merges devices read whole with it.
+/// ``EventLog/readHistory(after:)`` merges devices read whole with it, into an order of
+/// places (``order()``) rather than copies of the records.
 /// ``EventLog/mergedRecords(limits:)`` reads each device a window of a segment at a time
 /// instead (``windowSize``), decoding the records of one window at once, so a caller that
 /// visits every record once holds a window of bytes and a run of records per device and the
@@ -31,6 +32,10 @@ public struct MergedRecords: Sendable {
     /// The next record of `history.records` to hand on.
     var cursor = 0
     var segments: ArraySlice<EventLog.SegmentJob> = []
+    /// A device read whole: the runs (indices in ``MergedRecords/runs``) still to hand on.
+    var runs: Range<Int> = 0..<0
+    /// The index in ``MergedRecords/runs`` of `history.records`, for a device read whole.
+    var run = 0
     /// The segment being decoded, a run of lines at a time.
     var segment: OpenSegment?
     /// Records still to read from this device; nil for all of them.
@@ -52,7 +57,18 @@ public struct MergedRecords: Sendable {
 
   private let log: EventLog?
   private var sources: [Source]
-  /// Where each handed-on event id is stored.
+  /// Every run of records of devices read whole.
+  private(set) var runs: [[EventRecord]] = []
+  /// Whether every id handed on is remembered, to catch its duplicates.
+  ///
+  /// True when reading segments as it goes; devices read whole are searched for `repeated`
+  /// ids first.
+  private let remembersEveryID: Bool
+  /// The ids that occur more than once among devices read whole: only they can be
+  /// duplicates.
+  private var repeated: Set<ULID> = []
+  /// Where each handed-on event id is stored (only those in `repeated`, unless every id is
+  /// remembered).
   ///
   /// A segment file's index in `files` (high 32 bits) and the line (low 32 bits). About 24
   /// bytes per event: the one part of a streamed read that grows with the history.
@@ -65,16 +81,31 @@ public struct MergedRecords: Sendable {
   public private(set) var duplicates: [JournalHistory.Duplicate] = []
 
   /// Merges devices already read whole.
-  init(devices: [DeviceHistory]) {
+  init(devices: [EventLog.DeviceRuns]) {
     log = nil
-    sources = devices.sorted { $0.device.utf8.lexicographicallyPrecedes($1.device.utf8) }
-      .map { Source(history: $0, read: $0.records.count) }
-    seen.reserveCapacity(sources.reduce(0) { $0 + $1.history.records.count })
+    sources = []
+    let sorted = devices.sorted {
+      $0.history.device.utf8.lexicographicallyPrecedes($1.history.device.utf8)
+    }
+    for device in sorted {
+      let first = runs.count
+      runs += device.runs
+      sources.append(
+        Source(
+          history: device.history,
+          runs: first..<runs.count,
+          read: device.runs.reduce(0) { $0 + $1.count }
+        )
+      )
+    }
+    remembersEveryID = false
+    repeated = Self.repeatedIDs(in: runs)
   }
 
   /// Merges the devices planned in `plans`, reading their segments when needed.
   init(log: EventLog, plans: [EventLog.DevicePlan], limits: [String: Int]?) {
     self.log = log
+    remembersEveryID = true
     sources = plans.map { plan in
       var source = Source(history: plan.history, segments: plan.segments[...])
       if let limits { source.remaining = limits[plan.history.device] ?? 0 }
@@ -89,17 +120,45 @@ public struct MergedRecords: Sendable {
   public mutating func next(_ count: Int) throws -> [EventRecord] {
     var batch: [EventRecord] = []
     batch.reserveCapacity(min(count, sources.reduce(0) { $0 + $1.history.records.count }))
-    while batch.count < count {
+    while batch.count < count, let (index, cursor) = try advance() {
+      batch.append(sources[index].history.records[cursor])
+    }
+    return batch
+  }
+
+  /// Every record of devices read whole, in merge order: its run in ``runs`` (high 32 bits)
+  /// and its index in the run (low 32 bits).
+  mutating func order() -> [UInt64] {
+    precondition(log == nil, "only devices read whole are merged into an order")
+    var order: [UInt64] = []
+    order.reserveCapacity(sources.reduce(0) { $0 + $1.read })
+    // Devices read whole are merged without reading a file: nothing can throw.
+    while let (index, cursor) = try? advance() {
+      order.append(UInt64(sources[index].run) << 32 | UInt64(cursor))
+    }
+    return order
+  }
+
+  /// Moves on to the next record to hand on.
+  ///
+  /// Returns its source and its index in the source's records, or nil once every device is
+  /// read. Duplicates are skipped and listed.
+  private mutating func advance() throws -> (source: Int, cursor: Int)? {
+    while true {
       // Pick the smallest head; ties on time go to the smaller device name (earlier index).
-      // Only the times are read: a record is copied once, when handed on.
+      // Only the times are read: a record is copied once, when handed on by `next`.
       var best: Int?
       for index in sources.indices {
         if sources[index].cursor == sources[index].history.records.count {
-          guard let log,
-            try Self.refill(&sources[index], log: log, runLength: runLength, window: windowSize)
-          else {
-            continue
-          }
+          guard
+            try Self.refill(
+              &sources[index],
+              log: log,
+              runs: runs,
+              runLength: runLength,
+              window: windowSize
+            )
+          else { continue }
         }
         guard let current = best else {
           best = index
@@ -111,30 +170,66 @@ public struct MergedRecords: Sendable {
           best = index
         }
       }
-      guard let index = best else { break }
-      let record = sources[index].history.records[sources[index].cursor]
+      guard let index = best else { return nil }
+      let cursor = sources[index].cursor
       sources[index].cursor += 1
-      let location = record.location
-      if location.file != sources[index].file {
-        sources[index].file = location.file
-        sources[index].fileIndex = UInt32(files.count)
-        files.append(location.file)
-      }
-      let packed = UInt64(sources[index].fileIndex) << 32 | UInt64(UInt32(clamping: location.line))
-      if let kept = seen.updateValue(packed, forKey: record.id) {
-        seen[record.id] = kept
-        duplicates.append(
-          JournalHistory.Duplicate(
-            id: record.id,
-            kept: RecordLocation(file: files[Int(kept >> 32)], line: Int(kept & 0xFFFF_FFFF)),
-            skipped: location
-          )
-        )
-      } else {
-        batch.append(record)
-      }
+      // Only the id is read; the location only when the id may come again.
+      let id = sources[index].history.records[cursor].id
+      if !remembersEveryID, repeated.isEmpty || !repeated.contains(id) { return (index, cursor) }
+      let location = sources[index].history.records[cursor].location
+      if isDuplicate(id, at: location, source: index) { continue }
+      return (index, cursor)
     }
-    return batch
+  }
+
+  /// Whether an earlier record had the id `id`; if not, its place is remembered.
+  private mutating func isDuplicate(
+    _ id: ULID,
+    at location: RecordLocation,
+    source index: Int
+  )
+    -> Bool
+  {
+    if location.file != sources[index].file {
+      sources[index].file = location.file
+      sources[index].fileIndex = UInt32(files.count)
+      files.append(location.file)
+    }
+    let packed = UInt64(sources[index].fileIndex) << 32 | UInt64(UInt32(clamping: location.line))
+    guard let kept = seen.updateValue(packed, forKey: id) else { return false }
+    seen[id] = kept
+    duplicates.append(
+      JournalHistory.Duplicate(
+        id: id,
+        kept: RecordLocation(file: files[Int(kept >> 32)], line: Int(kept & 0xFFFF_FFFF)),
+        skipped: location
+      )
+    )
+    return true
+  }
+
+  /// The ids found more than once in `runs`, looked for on every core: each core takes the
+  /// ids whose hash falls in its part.
+  static func repeatedIDs(in runs: [[EventRecord]]) -> Set<ULID> {
+    let total = runs.reduce(0) { $0 + $1.count }
+    let parts = total < 8_192 ? 1 : 2
+    var random = SystemRandomNumberGenerator()
+    let seed = random.next() as UInt64
+    let found = Array(0..<parts).concurrentMap(chunkSize: 1) { part in
+      var table = ULIDTable(expected: total / parts + total / 16, seed: seed)
+      var repeated: [ULID] = []
+      for run in runs {
+        run.withUnsafeBufferPointer { records in
+          for index in records.indices {
+            let id = records[index].id
+            guard parts == 1 || Int(ULIDTable.hash(id, seed: seed) & 1) == part else { continue }
+            if !table.insert(id) { repeated.append(id) }
+          }
+        }
+      }
+      return repeated
+    }
+    return Set(found.joined())
   }
 
   /// Decodes the next run of `source`'s records, dropping those handed on.
@@ -143,12 +238,21 @@ public struct MergedRecords: Sendable {
   /// limit, or stopped by corruption.
   private static func refill(
     _ source: inout Source,
-    log: EventLog,
+    log: EventLog?,
+    runs: [[EventRecord]],
     runLength: Int,
     window: Int
   ) throws -> Bool {
     source.history.records = []
     source.cursor = 0
+    guard let log else {
+      // Read whole: the device's next run that has records.
+      while source.history.records.isEmpty, let run = source.runs.popFirst() {
+        source.history.records = runs[run]
+        source.run = run
+      }
+      return !source.history.records.isEmpty
+    }
     while source.history.records.isEmpty, source.history.stoppedBy == nil,
       source.remaining.map({ $0 > 0 }) ?? true
     {
@@ -159,10 +263,7 @@ public struct MergedRecords: Sendable {
         guard let job = source.segments.popFirst() else { break }
         segment = try log.openSegment(job, device: source.history.device, window: window).get()
       }
-      var outcome = try segment.decode(
-        min(runLength, source.remaining ?? .max),
-        chunks: 4
-      )
+      var outcome = try segment.decode(min(runLength, source.remaining ?? .max), chunks: 4)
       // A finished segment (its file and last window) is let go at once.
       source.segment = segment.isFinished ? nil : segment
       source.remaining = source.remaining.map { $0 - outcome.records.count }

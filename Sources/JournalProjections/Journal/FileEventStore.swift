@@ -37,7 +37,7 @@ public final class FileEventStore: PositionedEventStore, @unchecked Sendable {
   public func readHistory(after positions: [String: DevicePosition]) throws -> StoredHistory {
     let history = try log.readHistory(after: positions)
     let notices = Self.notices(history.notices, history.duplicates, history.errors)
-    let events = history.records.concurrentMap(Self.stored)
+    let events = history.map(Self.stored)
     return StoredHistory(events: events, notices: notices, positions: history.positions)
   }
 

@@ -63,7 +63,19 @@ import Testing
         )
       }
       #expect(try copy.readHistory().records == expected)
-      let shuffled = try order.map { try copy.readDevice($0) }.shuffled(using: &random)
+      // Devices handed over in any order, their records cut into runs anywhere.
+      let shuffled = try order.map { device in
+        var history = try copy.readDevice(device)
+        var runs: [[EventRecord]] = []
+        var rest = history.records[...]
+        while !rest.isEmpty {
+          let length = Int.random(in: 0...min(rest.count, 12), using: &random)
+          runs.append(Array(rest.prefix(length)))
+          rest = rest.dropFirst(length)
+        }
+        history.records = []
+        return EventLog.DeviceRuns(history: history, runs: runs)
+      }.shuffled(using: &random)
       #expect(EventLog.merge(shuffled).records == expected)
     }
   }

@@ -1,0 +1,80 @@
+/// A set of event ids that only grows: for finding, among a great many ids, the few that
+/// occur twice.
+///
+/// `Set<ULID>` hashes each id with SipHash into a table that keeps growing; at a million ids
+/// that was a third of merging a history. Here both halves of an id are mixed with a
+/// multiply-xorshift finalizer and a seed drawn for each table (so no fixed set of ids makes
+/// every probe collide), and slots are probed linearly in one flat array sized from the
+/// expected count.
+struct ULIDTable {
+  /// The ids, at the slot their hash picks or after it; the zero id marks an empty slot.
+  private var slots: [ULID]
+  /// Whether the zero id itself was inserted (its slot would read as empty).
+  private var holdsZero = false
+  private let seed: UInt64
+  /// How many ids it holds.
+  private(set) var count = 0
+
+  /// An empty table with room for about `expected` ids before it grows.
+  init(expected: Int, seed: UInt64) {
+    var capacity = 16
+    while capacity < expected * 2 { capacity <<= 1 }
+    slots = [ULID](repeating: ULID(high: 0, low: 0), count: capacity)
+    self.seed = seed
+  }
+
+  /// The hash of `id` under `seed`; its low bits are free for the caller (``insert(_:)`` uses
+  /// the high ones).
+  static func hash(_ id: ULID, seed: UInt64) -> UInt64 {
+    var x = id.low ^ seed ^ (id.high &* 0x9E37_79B9_7F4A_7C15)
+    x ^= x >> 33
+    x &*= 0xFF51_AFD7_ED55_8CCD
+    x ^= x >> 33
+    x &*= 0xC4CE_B9FE_1A85_EC53
+    x ^= x >> 33
+    return x
+  }
+
+  /// Adds `id`; false when it was already there.
+  mutating func insert(_ id: ULID) -> Bool {
+    if id.high == 0, id.low == 0 {
+      defer { holdsZero = true }
+      return !holdsZero
+    }
+    if (count + 1) * 10 > slots.count * 7 { grow() }
+    let inserted = slots.withUnsafeMutableBufferPointer { slots in
+      Self.insert(id, into: slots, seed: seed)
+    }
+    if inserted { count += 1 }
+    return inserted
+  }
+
+  private static func insert(
+    _ id: ULID,
+    into slots: UnsafeMutableBufferPointer<ULID>,
+    seed: UInt64
+  ) -> Bool {
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: hash(id, seed: seed) >> 32) & mask
+    while true {
+      let held = slots[slot]
+      if held.high == 0, held.low == 0 {
+        slots[slot] = id
+        return true
+      }
+      if held == id { return false }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  /// Doubles the slots and puts every id back.
+  private mutating func grow() {
+    let old = slots
+    slots = [ULID](repeating: ULID(high: 0, low: 0), count: old.count * 2)
+    slots.withUnsafeMutableBufferPointer { slots in
+      for id in old where id.high != 0 || id.low != 0 {
+        _ = Self.insert(id, into: slots, seed: seed)
+      }
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import JournalTestSupport
+import Testing
+
+@testable import JournalCore
+
+/// The id table against `Set<ULID>`, and the merge's search for repeated ids against counting.
+@Suite struct ULIDTableTests {
+  /// Ids drawn from a small pool, so that many come again; among them the zero id (the
+  /// table's empty mark) and ids that differ in one half only.
+  func pool(_ random: inout SplitMix64, size: Int) -> [ULID] {
+    var pool = [ULID(high: 0, low: 0), ULID(high: 0, low: 1), ULID(high: 1, low: 0)]
+    let shared = random.next()
+    while pool.count < size {
+      switch random.next() % 3 {
+      case 0: pool.append(ULID(high: random.next(), low: shared))
+      case 1: pool.append(ULID(high: shared, low: random.next()))
+      default: pool.append(ULID(high: random.next(), low: random.next()))
+      }
+    }
+    return pool
+  }
+
+  @Test(arguments: 1...12 as ClosedRange<UInt64>)
+  func insertingAnswersAsASetDoes(seed: UInt64) {
+    var random = SplitMix64(seed: seed)
+    let ids = pool(&random, size: 50 + Int(random.next() % 3_000))
+    // Sized for far fewer than it gets: it grows several times.
+    var table = ULIDTable(expected: Int(random.next() % 20), seed: random.next())
+    var reference = Set<ULID>()
+    for _ in 0..<(ids.count * 2) {
+      let id = ids[Int(random.next() % UInt64(ids.count))]
+      #expect(table.insert(id) == reference.insert(id).inserted, "\(id)")
+    }
+    #expect(table.count + (reference.contains(ULID(high: 0, low: 0)) ? 1 : 0) == reference.count)
+  }
+
+  /// Records whose ids come from `ids`, cut into runs of random lengths (some empty).
+  func runs(of ids: [ULID], _ random: inout SplitMix64) -> [[EventRecord]] {
+    let template = EventRecord(
+      id: ULID(high: 0, low: 0),
+      device: "phone",
+      sequence: 1,
+      time: HybridTime(milliseconds: 0, counter: 0),
+      stream: "workout:1",
+      type: "set.completed",
+      version: 1,
+      payload: .object([:]),
+      previousHash: SHA256Digest(words: (0, 0, 0, 0, 0, 0, 0, 0)),
+      hash: nil,
+      location: RecordLocation(file: "devices/phone/000001.jsonl", line: 1)
+    )
+    var runs: [[EventRecord]] = []
+    var rest = ids[...]
+    while !rest.isEmpty {
+      let length = Int(random.next() % UInt64(min(rest.count, 900) + 1))
+      runs.append(
+        rest.prefix(length).map { id in
+          var record = template
+          record.id = id
+          return record
+        }
+      )
+      rest = rest.dropFirst(length)
+    }
+    return runs
+  }
+
+  /// Below and above the size searched on two cores.
+  @Test(arguments: [(1, 300), (2, 5_000), (3, 9_000), (4, 20_000)])
+  func repeatedIDsAreThoseFoundMoreThanOnce(seed: UInt64, count: Int) {
+    var random = SplitMix64(seed: seed)
+    let pool = pool(&random, size: count)
+    // Most ids once, some twice or more, in the same run or in others.
+    var ids = pool
+    for _ in 0..<(count / 50) { ids.append(pool[Int(random.next() % UInt64(pool.count))]) }
+    ids.shuffle(using: &random)
+    var counts: [ULID: Int] = [:]
+    for id in ids { counts[id, default: 0] += 1 }
+    let expected = Set(counts.filter { $0.value > 1 }.keys)
+    #expect(!expected.isEmpty)
+    #expect(MergedRecords.repeatedIDs(in: runs(of: ids, &random)) == expected)
+    #expect(MergedRecords.repeatedIDs(in: runs(of: pool, &random)).isEmpty)
+  }
+}
