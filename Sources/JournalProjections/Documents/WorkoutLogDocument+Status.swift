@@ -82,12 +82,21 @@ extension WorkoutDocument {
   /// - Every log resolved: `.completed` when at least one log is completed,
   ///   else `.skipped`; ``end`` is stamped with `date` unless already set.
   /// - Otherwise: `.inProgress`, and ``end`` is cleared (a reopened workout).
+  ///
+  /// The fold calls it after every workout event: the logs' statuses are read where they
+  /// lie, with no array made.
   public mutating func recomputeStatusFromLogs(at date: Date) {
-    let statuses = logs.map(\.status)
-    if !statuses.isEmpty, statuses.allSatisfy(\.isResolved) {
-      status = statuses.contains(.completed) ? .completed : .skipped
+    var (resolved, completed, started) = (true, false, false)
+    for index in logs.indices {
+      let status = logs[index].status
+      resolved = resolved && status.isResolved
+      completed = completed || status == .completed
+      started = started || status != .notStarted
+    }
+    if !logs.isEmpty, resolved {
+      status = completed ? .completed : .skipped
       if end == nil { end = date }
-    } else if statuses.contains(where: { $0 != .notStarted }) {
+    } else if started {
       status = .inProgress
       end = nil
     } else {
