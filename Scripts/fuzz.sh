@@ -4,7 +4,7 @@
 #   Scripts/fuzz.sh TARGET [SECONDS] [extra libFuzzer flags…]
 #
 # TARGET is a folder of Fuzz/: RecordDecoder, PayloadDecoder, DocumentImporter, CommandLine,
-# CheckpointReader, ManifestReader; Fuzz/Support/ is compiled with each of them.
+# CheckpointReader, ManifestReader, JournalMerge; Fuzz/Support/ is compiled with each of them.
 # The library targets are compiled straight from Sources/ with `-sanitize=fuzzer,address`
 # (SwiftPM's own build does not link a fuzzer main), as static libraries with testing enabled
 # so an entry point may `@testable import` them. The corpus lives in $FUZZ_WORK/TARGET/corpus
@@ -58,11 +58,12 @@ compile() {
 
 compile JournalCore
 case "$target" in
-RecordDecoder) libraries=(JournalCore) ;;
+RecordDecoder | JournalMerge) libraries=(JournalCore) ;;
 CommandLine) libraries=(JournalCLI JournalProjections JournalCore) ;;
 *) libraries=(JournalProjections JournalCore) ;;
 esac
-[[ "$target" == RecordDecoder ]] || compile JournalProjections JournalCore
+[[ "$target" == RecordDecoder || "$target" == JournalMerge ]] ||
+  compile JournalProjections JournalCore
 [[ "$target" != CommandLine ]] || compile JournalCLI JournalCore JournalProjections
 
 binary="$build/fuzz-$target"
@@ -154,7 +155,27 @@ if [[ "$target" == CheckpointReader || "$target" == ManifestReader ]] &&
     -type f -print0 2>/dev/null | head -z -n 2000)
   touch "$seeds/checkpoint-done"
 fi
+# Journals for the merge: runs of lines of the sample's devices, the watch's marked `W`, now and
+# then a segment break, and a phone line delivered again on the watch.
+if [[ "$target" == JournalMerge ]] && [[ ! -f "$seeds/journals-done" ]]; then
+  rm -rf "$seeds/journals"
+  mkdir -p "$seeds/journals"
+  journal="$root/Journal"
+  [[ -d "$journal/devices" ]] || journal="$seeds/generated"
+  phone="$(find "$journal/devices" -path '*phone*' -name '*.jsonl' | sort | head -n 1)"
+  watch="$(find "$journal/devices" -path '*watch*' -name '*.jsonl' | sort | head -n 1)"
+  for n in $(seq 0 39); do
+    {
+      sed -n "$((n * 7 + 1)),$((n * 7 + 12))p" "$phone"
+      [[ $((n % 3)) -ne 0 ]] || echo "--"
+      [[ -z "$watch" ]] || sed -n "$((n * 3 + 1)),$((n * 3 + 6))p" "$watch" | sed 's/^/W/'
+      [[ $((n % 4)) -ne 1 ]] || sed -n "$((n * 7 + 2))p" "$phone" | sed 's/^/W/'
+    } >"$seeds/journals/journal-$n"
+  done
+  touch "$seeds/journals-done"
+fi
 case "$target" in
+JournalMerge) cp -n "$seeds/journals/"* "$corpus/" 2>/dev/null || true ;;
 RecordDecoder | PayloadDecoder) cp -n "$seeds/lines/"* "$corpus/" 2>/dev/null || true ;;
 DocumentImporter) cp -n "$seeds/documents/"* "$corpus/" 2>/dev/null || true ;;
 CommandLine) cp -n "$seeds/argv/"* "$corpus/" 2>/dev/null || true ;;

@@ -13,20 +13,7 @@ public func fuzzRecordDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int3
   let location = RecordLocation(file: "devices/fuzz/000001.jsonl", line: 1)
   _ = try? EventRecord.decode(line: input, location: location)
 
-  // Drop a trailing newline and an existing `,"crc":"xxxxxxxx"}`, then seal with a good one.
-  var body = Array(input)
-  if body.last == 0x0A { body.removeLast() }
-  if body.count >= checksumSuffixLength,
-    Array(body[(body.count - checksumSuffixLength)...].prefix(checksumPrefix.count))
-      == checksumPrefix
-  {
-    body.removeLast(checksumSuffixLength)
-  }
-  let crc = body.withUnsafeBytes { CRC32C.checksum($0) }
-  var line = body
-  line.append(contentsOf: checksumPrefix)
-  line.append(contentsOf: hex8(crc).utf8)
-  line.append(contentsOf: #""}"#.utf8)
+  let line = sealedRecordLine(Array(input))
   let decoded = line.withUnsafeBytes { buffer in
     try? EventRecord.decode(line: buffer, location: location)
   }
