@@ -3,7 +3,7 @@
 ///
 /// A `Dictionary` or `Set` of ULIDs hashes each id with SipHash; remembering every id of a
 /// million-event history that way was about 40 % of merging it. Here both halves of an id
-/// are mixed with a multiply-xorshift finalizer and a seed drawn for each table (so no fixed
+/// are mixed with MurmurHash3's finalizer and a seed drawn for each table (so no fixed
 /// set of ids makes every probe collide), and slots are probed linearly in one flat array
 /// sized from the expected count.
 struct ULIDTable {
@@ -26,13 +26,7 @@ struct ULIDTable {
   /// The hash of `id` under `seed`; its low bits are free for the caller (``insert(_:)`` uses
   /// the high ones).
   static func hash(_ id: ULID, seed: UInt64) -> UInt64 {
-    var x = id.low ^ seed ^ (id.high &* 0x9E37_79B9_7F4A_7C15)
-    x ^= x >> 33
-    x &*= 0xFF51_AFD7_ED55_8CCD
-    x ^= x >> 33
-    x &*= 0xC4CE_B9FE_1A85_EC53
-    x ^= x >> 33
-    return x
+    Murmur3.mix(id.low ^ seed ^ (id.high &* 0x9E37_79B9_7F4A_7C15))
   }
 
   /// Adds `id`; false when it was already there.

@@ -1,4 +1,5 @@
 import Foundation
+import JournalCore
 
 /// An order-sensitive digest of a history's event ids, whose value for any
 /// prefix of the history can be had in time proportional to the shorter of
@@ -121,13 +122,15 @@ public struct HistoryDigest: Sendable, Hashable, CustomStringConvertible {
   /// The term of `id` at `index`: two FNV-style passes over the id's bytes
   /// with different seeds and multipliers, each finished by MurmurHash3's mixer.
   private static func term(_ id: String, at index: Int) -> (UInt64, UInt64) {
-    let a = 0xcbf2_9ce4_8422_2325 ^ mix(UInt64(truncatingIfNeeded: index))
-    let b = 0x6c62_272e_07bb_0142 ^ mix(UInt64(truncatingIfNeeded: index) &+ 0x9e37_79b9_7f4a_7c15)
+    let a = 0xcbf2_9ce4_8422_2325 ^ Murmur3.mix(UInt64(truncatingIfNeeded: index))
+    let b =
+      0x6c62_272e_07bb_0142
+      ^ Murmur3.mix(UInt64(truncatingIfNeeded: index) &+ 0x9e37_79b9_7f4a_7c15)
     // The id's bytes in place when it has them (a native string), else copied.
     let (x, y) =
       id.utf8.withContiguousStorageIfAvailable { passes($0, a, b) }
       ?? Array(id.utf8).withUnsafeBufferPointer { passes($0, a, b) }
-    return (mix(x ^ UInt64(id.utf8.count)), mix(y &+ UInt64(id.utf8.count)))
+    return (Murmur3.mix(x ^ UInt64(id.utf8.count)), Murmur3.mix(y &+ UInt64(id.utf8.count)))
   }
 
   /// The two FNV-style passes over `bytes`, from seeds `a` and `b`.
@@ -142,15 +145,5 @@ public struct HistoryDigest: Sendable, Hashable, CustomStringConvertible {
       b = (b ^ UInt64(byte)) &* 0xff51_afd7_ed55_8ccd
     }
     return (a, b)
-  }
-
-  private static func mix(_ value: UInt64) -> UInt64 {
-    var x = value
-    x ^= x >> 33
-    x &*= 0xff51_afd7_ed55_8ccd
-    x ^= x >> 33
-    x &*= 0xc4ce_b9fe_1a85_ec53
-    x ^= x >> 33
-    return x
   }
 }
