@@ -29,11 +29,16 @@ struct ULIDTable {
     Murmur3.mix(id.low ^ seed ^ (id.high &* 0x9E37_79B9_7F4A_7C15))
   }
 
+  /// Whether it holds no id.
+  var isEmpty: Bool { count == 0 }
+
   /// Adds `id`; false when it was already there.
   mutating func insert(_ id: ULID) -> Bool {
     if id.high == 0, id.low == 0 {
-      defer { holdsZero = true }
-      return !holdsZero
+      guard !holdsZero else { return false }
+      holdsZero = true
+      count += 1
+      return true
     }
     if (count + 1) * 10 > slots.count * 7 { grow() }
     let inserted = slots.withUnsafeMutableBufferPointer { slots in
@@ -41,6 +46,21 @@ struct ULIDTable {
     }
     if inserted { count += 1 }
     return inserted
+  }
+
+  /// Whether `id` was inserted.
+  func contains(_ id: ULID) -> Bool {
+    if id.high == 0, id.low == 0 { return holdsZero }
+    return slots.withUnsafeBufferPointer { slots in
+      let mask = slots.count - 1
+      var slot = Int(truncatingIfNeeded: Self.hash(id, seed: seed) >> 32) & mask
+      while true {
+        let held = slots[slot]
+        if held.high == 0, held.low == 0 { return false }
+        if held == id { return true }
+        slot = (slot + 1) & mask
+      }
+    }
   }
 
   private static func insert(

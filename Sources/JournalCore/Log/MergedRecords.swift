@@ -66,7 +66,9 @@ public struct MergedRecords: Sendable {
   private let remembersEveryID: Bool
   /// The ids that occur more than once among devices read whole: only they can be
   /// duplicates.
-  private var repeated: Set<ULID> = []
+  ///
+  /// Asked about every record when there is any, so held in a ``ULIDTable``, not a `Set`.
+  private var repeated = ULIDTable(expected: 0, seed: 0)
   /// Where each handed-on event id is stored (only those in `repeated`, unless every id is
   /// remembered).
   ///
@@ -99,7 +101,10 @@ public struct MergedRecords: Sendable {
       )
     }
     remembersEveryID = false
-    repeated = Self.repeatedIDs(in: runs)
+    let found = Self.repeatedIDs(in: runs)
+    var random = SystemRandomNumberGenerator()
+    repeated = ULIDTable(expected: found.count, seed: random.next())
+    for id in found { _ = repeated.insert(id) }
   }
 
   /// Merges the devices planned in `plans`, reading their segments when needed.
