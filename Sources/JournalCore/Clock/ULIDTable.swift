@@ -51,16 +51,7 @@ struct ULIDTable {
   /// Whether `id` was inserted.
   func contains(_ id: ULID) -> Bool {
     if id.high == 0, id.low == 0 { return holdsZero }
-    return slots.withUnsafeBufferPointer { slots in
-      let mask = slots.count - 1
-      var slot = Int(truncatingIfNeeded: Self.hash(id, seed: seed) >> 32) & mask
-      while true {
-        let held = slots[slot]
-        if held.high == 0, held.low == 0 { return false }
-        if held == id { return true }
-        slot = (slot + 1) & mask
-      }
-    }
+    return slots.withUnsafeBufferPointer { Self.probe(id, in: $0, seed: seed).found }
   }
 
   private static func insert(
@@ -68,15 +59,23 @@ struct ULIDTable {
     into slots: UnsafeMutableBufferPointer<ULID>,
     seed: UInt64
   ) -> Bool {
+    let (slot, found) = probe(id, in: UnsafeBufferPointer(slots), seed: seed)
+    if !found { slots[slot] = id }
+    return !found
+  }
+
+  /// The slot holding `id`, or the empty slot where it would go.
+  private static func probe(
+    _ id: ULID,
+    in slots: UnsafeBufferPointer<ULID>,
+    seed: UInt64
+  ) -> (slot: Int, found: Bool) {
     let mask = slots.count - 1
     var slot = Int(truncatingIfNeeded: hash(id, seed: seed) >> 32) & mask
     while true {
       let held = slots[slot]
-      if held.high == 0, held.low == 0 {
-        slots[slot] = id
-        return true
-      }
-      if held == id { return false }
+      if held.high == 0, held.low == 0 { return (slot, false) }
+      if held == id { return (slot, true) }
       slot = (slot + 1) & mask
     }
   }
