@@ -69,16 +69,26 @@ public struct ULID: Sendable, Hashable, Comparable, CustomStringConvertible,
 
   public var description: String {
     String(unsafeUninitializedCapacity: 26) { characters in
-      var high = high
-      var low = low
-      ULID.alphabet.withUnsafeBufferPointer { alphabet in
-        for index in stride(from: 25, through: 0, by: -1) {
-          characters[index] = alphabet[Int(low & 0x1F)]
-          low = low >> 5 | high << 59
-          high >>= 5
-        }
-      }
+      writeText(into: characters)
       return 26
+    }
+  }
+
+  /// Appends the 26 characters of ``description`` to `output`, without making a string.
+  func appendText(to output: inout [UInt8]) {
+    output.appendBytes(count: 26) { writeText(into: $0) }
+  }
+
+  /// Writes the 26 characters of the id into the first 26 bytes of `characters`.
+  private func writeText(into characters: UnsafeMutableBufferPointer<UInt8>) {
+    var high = high
+    var low = low
+    ULID.alphabet.withUnsafeBufferPointer { alphabet in
+      for index in stride(from: 25, through: 0, by: -1) {
+        characters[index] = alphabet[Int(low & 0x1F)]
+        low = low >> 5 | high << 59
+        high >>= 5
+      }
     }
   }
 

@@ -261,17 +261,34 @@ public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
   /// The ASCII bytes of ``hexString``.
   var hexBytes: [UInt8] {
     [UInt8](unsafeUninitializedCapacity: 64) { buffer, initialized in
-      let raw = UnsafeMutableRawBufferPointer(buffer)
-      raw.storeBytes(of: hexDigitsOf(w0), toByteOffset: 0, as: UInt64.self)
-      raw.storeBytes(of: hexDigitsOf(w1), toByteOffset: 8, as: UInt64.self)
-      raw.storeBytes(of: hexDigitsOf(w2), toByteOffset: 16, as: UInt64.self)
-      raw.storeBytes(of: hexDigitsOf(w3), toByteOffset: 24, as: UInt64.self)
-      raw.storeBytes(of: hexDigitsOf(w4), toByteOffset: 32, as: UInt64.self)
-      raw.storeBytes(of: hexDigitsOf(w5), toByteOffset: 40, as: UInt64.self)
-      raw.storeBytes(of: hexDigitsOf(w6), toByteOffset: 48, as: UInt64.self)
-      raw.storeBytes(of: hexDigitsOf(w7), toByteOffset: 56, as: UInt64.self)
+      writeHex(into: buffer)
       initialized = 64
     }
+  }
+
+  /// Appends the 64 bytes of ``hexBytes`` to `output`, without an array of their own.
+  func appendHex(to output: inout [UInt8]) {
+    output.appendBytes(count: 64) { writeHex(into: $0) }
+  }
+
+  /// Writes the 64 hex digits into the first 64 bytes of `buffer`.
+  private func writeHex(into buffer: UnsafeMutableBufferPointer<UInt8>) {
+    let raw = UnsafeMutableRawBufferPointer(buffer)
+    raw.storeBytes(of: hexDigitsOf(w0), toByteOffset: 0, as: UInt64.self)
+    raw.storeBytes(of: hexDigitsOf(w1), toByteOffset: 8, as: UInt64.self)
+    raw.storeBytes(of: hexDigitsOf(w2), toByteOffset: 16, as: UInt64.self)
+    raw.storeBytes(of: hexDigitsOf(w3), toByteOffset: 24, as: UInt64.self)
+    raw.storeBytes(of: hexDigitsOf(w4), toByteOffset: 32, as: UInt64.self)
+    raw.storeBytes(of: hexDigitsOf(w5), toByteOffset: 40, as: UInt64.self)
+    raw.storeBytes(of: hexDigitsOf(w6), toByteOffset: 48, as: UInt64.self)
+    raw.storeBytes(of: hexDigitsOf(w7), toByteOffset: 56, as: UInt64.self)
+  }
+}
+
+/// Appends the eight lowercase hex digits of `word`, most significant first.
+func appendHex(_ word: UInt32, to output: inout [UInt8]) {
+  output.appendBytes(count: 8) {
+    UnsafeMutableRawBufferPointer($0).storeBytes(of: hexDigitsOf(word), as: UInt64.self)
   }
 }
 

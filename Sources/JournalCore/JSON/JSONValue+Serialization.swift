@@ -94,16 +94,40 @@ func appendDecimal(_ value: some BinaryInteger, to output: inout [UInt8]) {
     output.append(UInt8(ascii: "0") + UInt8(value))
     return
   }
-  // The digits written straight into the output, last first, then reversed in place.
   if value < 0 { output.append(UInt8(ascii: "-")) }
-  let start = output.count
-  var rest = value.magnitude
-  repeat {
-    let (quotient, digit) = rest.quotientAndRemainder(dividingBy: 10)
-    output.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: digit))
-    rest = quotient
-  } while rest > 0
-  output[start...].reverse()
+  guard let magnitude = UInt64(exactly: value.magnitude) else {
+    output.append(contentsOf: String(value.magnitude).utf8)
+    return
+  }
+  // The digits written last first into the end of a scratch buffer, then appended at once.
+  withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+    var rest = magnitude
+    var start = digits.count
+    repeat {
+      let (quotient, digit) = rest.quotientAndRemainder(dividingBy: 10)
+      start -= 1
+      digits[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: digit)
+      rest = quotient
+    } while rest > 0
+    output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+  }
+}
+
+extension [UInt8] {
+  /// Appends the bytes of an ASCII literal.
+  @inline(__always)
+  mutating func appendASCII(_ literal: StaticString) {
+    literal.withUTF8Buffer { append(contentsOf: $0) }
+  }
+
+  /// Appends `count` bytes that `fill` writes into a scratch buffer of that size.
+  @inline(__always)
+  mutating func appendBytes(count: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
+      fill(buffer)
+      append(contentsOf: UnsafeBufferPointer(buffer))
+    }
+  }
 }
 
 /// Appends `value` as Swift's `Double.description` writes it: the shortest digits that

@@ -80,6 +80,9 @@ public final class DeviceWriter: @unchecked Sendable {
   private var lockDescriptor: Int32
   private var segmentDescriptor: Int32?
   private var segmentNumber: Int
+  /// The current segment's path, and its path within the journal (for records and errors).
+  private var segmentPath: String
+  private var segmentFile: String
   private var segmentSize: Int
   private var lineCount: Int
   private var lastSequenceValue: UInt64
@@ -102,6 +105,9 @@ public final class DeviceWriter: @unchecked Sendable {
     self.segmentDescriptor = opened.segmentDescriptor
     self.recoveryNotices = state.notices
     self.segmentNumber = state.segmentNumber
+    let name = Segment.fileName(state.segmentNumber)
+    self.segmentPath = "\(self.folder)/\(name)"
+    self.segmentFile = log.relativePath(device: device, file: name)
     self.segmentSize = state.segmentSize
     self.lineCount = state.lineCount
     self.lastSequenceValue = state.lastRecord?.sequence ?? 0
@@ -291,9 +297,8 @@ public final class DeviceWriter: @unchecked Sendable {
       {
         try startSegment(segmentNumber + 1)
       }
-      let file = log.relativePath(device: device, file: Segment.fileName(segmentNumber))
       for index in records.indices {
-        records[index].location = RecordLocation(file: file, line: lineCount + 1 + index)
+        records[index].location = RecordLocation(file: segmentFile, line: lineCount + 1 + index)
       }
       try writeDurably(bytes)
       self.clock = clock
@@ -347,6 +352,8 @@ public final class DeviceWriter: @unchecked Sendable {
       if let segmentDescriptor { fileIO.close(segmentDescriptor) }
       segmentDescriptor = descriptor
       segmentNumber = number
+      segmentPath = path
+      segmentFile = log.relativePath(device: device, file: Segment.fileName(number))
       segmentSize = 0
       lineCount = 0
       if options.durability.syncs { try fileIO.syncDirectory(folder) }
@@ -362,9 +369,8 @@ public final class DeviceWriter: @unchecked Sendable {
     guard let descriptor = segmentDescriptor else {
       throw JournalError(.writerClosed, "the writer for device '\(device)' has no segment")
     }
-    let name = Segment.fileName(segmentNumber)
-    let path = "\(folder)/\(name)"
-    let relative = log.relativePath(device: device, file: name)
+    let path = segmentPath
+    let relative = segmentFile
     do {
       try fileIO.writeAll(descriptor, bytes, path: path)
       if options.durability.syncs { try fileIO.sync(descriptor, path: path) }
