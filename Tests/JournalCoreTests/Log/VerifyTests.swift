@@ -81,12 +81,40 @@ import Testing
     #expect(causes.contains { $0.hasPrefix("\(path):3: sequence 3 repeats or goes back") })
     #expect(causes.contains { $0.hasPrefix("\(path):3: clock goes backwards") })
     #expect(
-      causes.contains {
-        $0.hasPrefix(
-          "devices/watch/000001.jsonl:1: duplicate event id '01HQ7Z4X8K9M2N3P4Q5R6S7T8V'"
-        )
-      }
+      causes.contains(
+        "devices/watch/000001.jsonl:1: duplicate event id '01HQ7Z4X8K9M2N3P4Q5R6S7T8V' "
+          + "(first at \(path):4)"
+      )
     )
+  }
+
+  /// A segment long enough to be checked on several threads: its problems still come in line
+  /// order, each once, and a repeated id names the line where it was first.
+  @Test func aLongSegmentIsReportedInLineOrder() throws {
+    let log = try makeLog()
+    try fill(log, device: "phone", count: 1_500, batch: 100)
+    let path = "devices/phone/000001.jsonl"
+    var lines = try contents(log, path).split(separator: 0x0A).map(Array.init)
+    #expect(lines.count == 1_500)
+    let damaged = [3, 257, 700, 1_299]
+    for line in damaged {
+      // One byte changes (the id's closing quote): the checksum no longer matches.
+      let digit = try #require(lines[line - 1].firstIndex(of: UInt8(ascii: ",")))
+      lines[line - 1][digit - 1] ^= 0x01
+    }
+    // Line 1,400 repeats line 10's record (its id, sequence and all).
+    lines[1_399] = lines[9]
+    try overwrite(log, path, lines.flatMap { $0 + [0x0A] })
+
+    let report = try log.verify()
+    let checksums = report.problems.filter { $0.cause.hasPrefix("checksum mismatch") }
+    #expect(checksums.map(\.line) == damaged)
+    let order = report.problems.compactMap(\.line)
+    #expect(order == order.sorted())
+    let repeated = report.problems.filter { $0.cause.hasPrefix("duplicate event id") }
+    #expect(repeated.map(\.line) == [1_400])
+    #expect(repeated.first?.cause.hasSuffix("(first at \(path):10)") == true)
+    #expect(report.recordCount == 1_500 - damaged.count)
   }
 
   @Test func unexpectedFilesAreProblemsAndSyncArtefactsAreNotes() throws {
