@@ -16,6 +16,45 @@ import Testing
     #expect(try value.serializedString() == expected)
   }
 
+  /// Every byte to escape, at every offset in strings of 0–19 bytes, alone or with a quote
+  /// further on, is escaped as a plain byte-by-byte reference writer does it (a guard for any
+  /// faster scan of runs that need no escape).
+  @Test func escapesAreFoundAtEveryOffset() throws {
+    func reference(_ text: String) -> String {
+      var out: [UInt8] = [UInt8(ascii: "\"")]
+      for byte in text.utf8 {
+        switch byte {
+        case UInt8(ascii: "\""): out += Array(#"\""#.utf8)
+        case UInt8(ascii: "\\"): out += Array(#"\\"#.utf8)
+        case 0x08: out += Array(#"\b"#.utf8)
+        case 0x0C: out += Array(#"\f"#.utf8)
+        case 0x0A: out += Array(#"\n"#.utf8)
+        case 0x0D: out += Array(#"\r"#.utf8)
+        case 0x09: out += Array(#"\t"#.utf8)
+        case 0..<0x20: out += Array(String(format: #"\u%04x"#, Int(byte)).utf8)
+        default: out.append(byte)
+        }
+      }
+      out.append(UInt8(ascii: "\""))
+      return String(decoding: out, as: UTF8.self)
+    }
+    let specials: [String] = ["\"", "\\", "\u{0}", "\u{1F}", "\n", "\u{7F}", "é", "\u{2028}", "/"]
+    for length in 0..<20 {
+      for offset in 0..<max(1, length) {
+        for special in specials {
+          var characters = Array(repeating: "a", count: length)
+          if length > 0 { characters[offset] = special }
+          if length > 3 { characters[(offset + 9) % length] = "\"" }
+          let text = characters.joined()
+          #expect(
+            try JSONValue.string(text).serializedString() == reference(text),
+            "\(text.debugDescription)"
+          )
+        }
+      }
+    }
+  }
+
   @Test func keysSortByUTF8Bytes() throws {
     let value: JSONValue = ["é": 1, "z": 2, "Z": 3, "aa": 4, "a": 5]
     #expect(try value.serializedString() == #"{"Z":3,"a":5,"aa":4,"z":2,"é":1}"#)
