@@ -23,6 +23,19 @@ struct ULIDTable {
     self.seed = seed
   }
 
+  /// An empty table with room for about `expected` ids, its seed drawn from the system's
+  /// generator.
+  init(expected: Int) {
+    var random = SystemRandomNumberGenerator()
+    self.init(expected: expected, seed: random.next())
+  }
+
+  /// A table holding `ids`, its seed drawn from the system's generator.
+  init(_ ids: some Collection<ULID>) {
+    self.init(expected: ids.count)
+    for id in ids { _ = insert(id) }
+  }
+
   /// The hash of `id` under `seed`; its low bits are free for the caller (``insert(_:)`` uses
   /// the high ones).
   static func hash(_ id: ULID, seed: UInt64) -> UInt64 {

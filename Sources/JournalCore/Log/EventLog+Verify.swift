@@ -34,7 +34,7 @@ private struct Verifier {
   var report = VerificationReport(problems: [], notes: [], recordCount: 0, deviceCount: 0)
   /// Every id met so far (a `Dictionary` of a million ids, hashing each with SipHash and
   /// growing by rehashing them all, took an eighth of the processor time at 1M records).
-  var seenIDs = ULIDTable(expected: 1 << 12, seed: UInt64.random(in: .min ... .max))
+  var seenIDs = ULIDTable(expected: 1 << 12)
   /// Every record's id in the order met and its line, with the ordinal at which each
   /// segment's records start: where a repeated id was first is looked up only at the end.
   var idsInOrder: [ULID] = []
@@ -217,8 +217,7 @@ private struct Verifier {
   /// Names, in the problem of each repeated id, the place where the id was first met.
   mutating func placeRepeatedIDs() {
     guard !repeats.isEmpty else { return }
-    var wanted = ULIDTable(expected: repeats.count, seed: UInt64.random(in: .min ... .max))
-    for (_, id) in repeats { _ = wanted.insert(id) }
+    let wanted = ULIDTable(repeats.map(\.id))
     var firstPlace: [ULID: RecordLocation] = [:]
     var segment = 0
     for (ordinal, id) in idsInOrder.enumerated() where wanted.contains(id) {

@@ -102,10 +102,7 @@ public struct MergedRecords: Sendable {
         )
       )
     }
-    let found = Self.repeatedIDs(in: runs)
-    var random = SystemRandomNumberGenerator()
-    repeated = ULIDTable(expected: found.count, seed: random.next())
-    for id in found { _ = repeated.insert(id) }
+    repeated = ULIDTable(Self.repeatedIDs(in: runs))
   }
 
   /// Merges the devices planned in `plans`, reading their segments when needed.

@@ -35,6 +35,10 @@ import Testing
     #expect(table.count == reference.count)
     #expect(table.isEmpty == reference.isEmpty)
     for id in ids { #expect(table.contains(id) == reference.contains(id), "\(id)") }
+    // Built at once from the same ids, with a drawn seed: the same set.
+    let built = ULIDTable(Array(reference))
+    #expect(built.count == reference.count)
+    for id in ids { #expect(built.contains(id) == reference.contains(id), "\(id)") }
   }
 
   /// Records whose ids come from `ids`, cut into runs of random lengths (some empty).
