@@ -105,9 +105,13 @@ extension Bench {
     let (fold, encode, write, checkpoint) = (
       median(\.fold), median(\.encode), median(\.write), median(\.checkpoint)
     )
-    // What no phase covers: clearing temporary files, announcing the rendering in the
-    // manifest's log (its flush runs while the run folds), ending the run.
-    let other = samples[1].median - fold - encode - write - checkpoint
+    // What no phase covers, run by run: clearing temporary files, announcing the rendering
+    // in the manifest's log (its flush runs while the run folds), ending the run.
+    let other = Samples(
+      values: zip(samples[1].values, timed).map { total, t in
+        total - t.fold - t.encode - t.write - t.checkpoint
+      }
+    ).median
     report.add(
       Result(
         scenario: "B5",
