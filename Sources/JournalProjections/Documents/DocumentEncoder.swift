@@ -1,4 +1,5 @@
 import Foundation
+import JournalCore
 
 /// A hand-written encoder for the app's documents that produces exactly the
 /// bytes of Foundation's `JSONEncoder` with `.prettyPrinted`, `.sortedKeys` and
@@ -196,27 +197,7 @@ struct DocumentWriter {
   }
 
   mutating func int(_ value: Int) {
-    if value < 0 { bytes.append(UInt8(ascii: "-")) }
-    digits(UInt64(value.magnitude))
-  }
-
-  private mutating func digits(_ value: UInt64) {
-    if value < 10 {
-      bytes.append(.zero + UInt8(truncatingIfNeeded: value))
-      return
-    }
-    if value < 100 {
-      bytes.append(.zero + UInt8(truncatingIfNeeded: value / 10))
-      bytes.append(.zero + UInt8(truncatingIfNeeded: value % 10))
-      return
-    }
-    let start = bytes.count
-    var rest = value
-    repeat {
-      bytes.append(.zero + UInt8(truncatingIfNeeded: rest % 10))
-      rest /= 10
-    } while rest > 0
-    bytes[start...].reverse()
+    appendDecimal(value, to: &bytes)
   }
 
   mutating func bool(_ value: Bool) {
@@ -231,7 +212,7 @@ struct DocumentWriter {
     guard value.isFinite else { throw OutOfRange() }
     if value.magnitude <= DocumentWriter.largestPlainInteger, value.rounded(.towardZero) == value {
       if value.sign == .minus { bytes.append(UInt8(ascii: "-")) }
-      digits(UInt64(value.magnitude))
+      appendDecimal(UInt64(value.magnitude), to: &bytes)
     } else {
       bytes.append(contentsOf: value.description.utf8)
     }
