@@ -97,7 +97,7 @@ extension Bench {
         "the rebuild was not incremental: \(lastReport.checkpointIgnoredBecause ?? "no checkpoint")"
       )
     }
-    // The runs kept are the measured ones: `measure` runs a warm-up first.
+    // The measured runs are the last ones: below 1M, `measure` runs a warm-up first.
     let timed = phases.suffix(samples[1].values.count)
     func median(_ phase: (RebuildReport.Timings) -> Double) -> Double {
       Samples(values: timed.map(phase)).median
