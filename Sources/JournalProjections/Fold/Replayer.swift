@@ -51,6 +51,43 @@ public enum Replayer {
     return walk(reverts)
   }
 
+  /// The anomalies the fold of `history` gains when `revert` is appended to it: what undo and
+  /// redo check before they append one.
+  ///
+  /// Only the events whose cancellation `revert` changes fold differently, and the fold of a
+  /// workout's events reads and changes that workout alone (``JournalEvent/foldTarget``). So
+  /// only those workouts are folded, before and after, with every split event when one of
+  /// them is a split event, and every revert so that the same events count: the anomalies
+  /// of folding all of history twice, without folding all of it.
+  static func anomaliesAdded(by revert: FoldEvent, to history: [FoldEvent]) -> [Anomaly] {
+    guard case .eventsReverted(let named) = revert.event else { return [] }
+    let reverts = history.withUnsafeBufferPointer(Self.reverts)
+    let before = walk(reverts)
+    let after = walk(reverts + [(revert.storedID, named.eventIDs, revert.id)])
+    // An event cancelled before and after, whichever revert cancels it, folds alike.
+    var changed = Set(before.keys.filter { after[$0] == nil })
+    changed.formUnion(after.keys.filter { before[$0] == nil })
+    guard !changed.isEmpty else { return [] }
+    var workouts: Set<String> = []
+    var splits = false
+    for index in history.indices where changed.contains(history[index].storedID) {
+      switch history[index].event.foldTarget {
+      case .splits: splits = true
+      case .workout: workouts.insert(history[index].stream)
+      case .nothing: break
+      }
+    }
+    let events = history.filter { e in
+      switch e.event.foldTarget {
+      case .splits: splits
+      case .workout: workouts.contains(e.stream)
+      case .nothing: true
+      }
+    }
+    let anomalies = fold(events).anomalies
+    return fold(events + [revert]).anomalies.filter { !anomalies.contains($0) }
+  }
+
   /// The reverts among `events`, in order, as the walk reads them.
   private static func reverts(
     in events: UnsafeBufferPointer<FoldEvent>

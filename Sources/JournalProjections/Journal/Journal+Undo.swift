@@ -119,7 +119,6 @@ extension Journal {
     }
     let event = JournalEvent.eventsReverted(EventsReverted(eventIDs: ids, reason: reason))
     if checkDependencies {
-      let before = state()
       let probe = FoldEvent(
         id: "~probe",
         device: device,
@@ -128,8 +127,7 @@ extension Journal {
         stream: "history",
         event: event
       )
-      let after = Replayer.fold(history + [probe])
-      let fresh = after.anomalies.filter { !before.anomalies.contains($0) }
+      let fresh = Replayer.anomaliesAdded(by: probe, to: history)
       if let first = fresh.first {
         throw CommandError(
           "cannot \(reason): \(fresh.count) later event\(fresh.count == 1 ? "" : "s") depend on it (\(first.message))",
