@@ -56,9 +56,10 @@ public enum Replayer {
   ///
   /// Only the events whose cancellation `revert` changes fold differently, and the fold of a
   /// workout's events reads and changes that workout alone (``JournalEvent/foldTarget``). So
-  /// only those workouts are folded, before and after, with every split event when one of
-  /// them is a split event, and every revert so that the same events count: the anomalies
-  /// of folding all of history twice, without folding all of it.
+  /// only those workouts (by stream id, as the fold finds them) are folded, before and after,
+  /// with every split event when one of them is a split event, and every revert so that the
+  /// same events count: the anomalies of folding all of history twice, without folding all
+  /// of it.
   static func anomaliesAdded(by revert: FoldEvent, to history: [FoldEvent]) -> [Anomaly] {
     guard case .eventsReverted(let named) = revert.event else { return [] }
     let reverts = history.withUnsafeBufferPointer(Self.reverts)
@@ -73,14 +74,14 @@ public enum Replayer {
     for index in history.indices where changed.contains(history[index].storedID) {
       switch history[index].event.foldTarget {
       case .splits: splits = true
-      case .workout: workouts.insert(history[index].stream)
+      case .workout: workouts.insert(history[index].streamID)
       case .nothing: break
       }
     }
     let events = history.filter { e in
       switch e.event.foldTarget {
       case .splits: splits
-      case .workout: workouts.contains(e.stream)
+      case .workout: workouts.contains(e.streamID)
       case .nothing: true
       }
     }

@@ -79,4 +79,26 @@ import Testing
     // Some reverts strand later events: the comparison is not between empty lists only.
     #expect(found > 0)
   }
+
+  /// The fold finds a workout by the id after its stream's prefix: an event on another
+  /// stream naming the same id (foreign data) folds into that workout, and is checked with it.
+  @Test func anEventOnAnotherStreamOfTheSameIDIsCheckedWithItsWorkout() throws {
+    var history = try Self.history(seed: 3)
+    let set = try #require(
+      history.last { if case .setCompleted = $0.event { true } else { false } }
+    )
+    var stray = set
+    stray.id = "01KZZZZZZZZZZZZZZZZZZZZZZZ"
+    stray.stream = "elsewhere:\(set.streamID)"
+    stray.milliseconds = (history.last?.milliseconds ?? 0) + 1
+    history.append(stray)
+    var found = 0
+    for e in history {
+      let revert = Self.revert([e.storedID], after: history)
+      let expected = Self.reference(revert, history)
+      #expect(Replayer.anomaliesAdded(by: revert, to: history) == expected, "reverting \(e.id)")
+      found += expected.count
+    }
+    #expect(found > 0)
+  }
 }
