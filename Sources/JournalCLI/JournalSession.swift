@@ -64,6 +64,21 @@ struct JournalSession {
 
   /// The state after everything.
   func state() -> JournalState { journal.state() }
+
+  /// Writes `journal today`'s cache afresh from this session's journal, after a revert, when
+  /// there is one.
+  ///
+  /// The cache folds new events on top of what it holds, but a revert of an event it has
+  /// already folded sends the next `journal today` back to reading the whole journal
+  /// (docs/Performance.md, B6). Undo, redo and rewind hold the whole journal already: they
+  /// fold it once more and write the cache, so `today` stays instant after them. A journal
+  /// whose `today` was never asked has no cache, and does not pay for one.
+  func keepTodayCacheFresh() {
+    let url = store.log.url
+    let cache = url.appendingPathComponent(TodayCache.folder).path
+    guard FileManager.default.fileExists(atPath: cache) else { return }
+    TodayCache.save(journal, journalAt: url)
+  }
 }
 
 /// Fresh ULIDs from the wall clock and the system's randomness.

@@ -1,4 +1,5 @@
 import Foundation
+import JournalProjections
 import Testing
 
 @Suite struct CLIScenarioTests {
@@ -68,6 +69,30 @@ import Testing
     #expect(((try cli.log("Bench Press"))["setEntries"] as? [Any])?.count == 1)
     cli.ok("redo")
     #expect((try cli.log("Bench Press"))["setEntries"] == nil)
+  }
+
+  /// A revert of events `journal today`'s cache has folded would send the next `today` to the
+  /// whole journal: undo, redo and rewind write the cache afresh instead.
+  @Test func todayStaysCachedAfterUndoRedoAndRewind() throws {
+    let cli = try CLIHarness()
+    cli.makeUpperBody()
+    cli.ok("start", "Upper Body")
+    let first = cli.ok("done", "--reps", "4", "--json")
+    let object = try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any]
+    let id = try #require((object?["events"] as? [String])?.first)
+    cli.ok("done", "--reps", "5")
+    let zone = try #require(TimeZone(identifier: "Europe/Paris"))
+    for command in [["undo"], ["redo"], ["rewind", "--to", id]] {
+      cli.ok("today")
+      let reverted = cli.run(command)
+      #expect(reverted.status == 0, "\(command): \(reverted.err)")
+      let now = Date()
+      let cached = TodayCache.snapshot(journalAt: cli.journal, at: now, timeZone: zone)
+      let journal = try Journal(store: FileEventStore(url: cli.journal)) { "" }
+      let whole = TodayProjection.snapshot(of: journal.state(), at: now, timeZone: zone)
+      #expect(cached != nil, "\(command)")
+      #expect(cached == whole, "\(command)")
+    }
   }
 
   @Test func colourOnlyOnATerminal() throws {

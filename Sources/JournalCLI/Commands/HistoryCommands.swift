@@ -26,6 +26,7 @@ enum HistoryCommands {
       count: try invocation.int("count") ?? 1,
       now: session.now
     )
+    session.keepTodayCacheFresh()
     return report(reversal, verb: "undid", in: invocation)
   }
 
@@ -34,6 +35,7 @@ enum HistoryCommands {
     let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 0)
     let reversal = try session.journal.redo(device: session.device, now: session.now)
+    session.keepTodayCacheFresh()
     return report(reversal, verb: "redid", in: invocation)
   }
 
@@ -51,6 +53,7 @@ enum HistoryCommands {
     }
     let point = try Points.parse(target, in: session.journal, now: session.now)
     let reversal = try session.journal.rewind(to: point, device: session.device, now: session.now)
+    session.keepTodayCacheFresh()
     return report(reversal, verb: "rewound", in: invocation)
   }
 

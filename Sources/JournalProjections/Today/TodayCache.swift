@@ -8,8 +8,9 @@ import JournalCore
 /// `journal today` needs every split, but only the workouts touched lately,
 /// the newest one and any still open. After a full read the cache keeps those
 /// workouts (the *recent* ones: any activity, a start or a set completed, within
-/// ``window`` before the last event) and, for the others, only what proves they
-/// cannot change the answer: their ids, and the newest of them. The next
+/// ``window`` before the last event; and the newest live workout and the newest open one,
+/// whatever their age) and, for the others, only what proves they cannot change the
+/// answer: their ids, and the newest of them. The next
 /// `today` reads the cache, reads each device's log only after the position
 /// recorded for it, folds those new events on top, and answers, provided that
 ///
@@ -222,14 +223,21 @@ public enum TodayCache {
     var contents = contents
     var kept: [WorkoutState] = []
     var outside: [String] = []
+    // The newest live workout and the newest open one are what `today` reports as trained
+    // last and in progress: kept whatever their age, so that a cache whose last event is a
+    // revert (an undo of the day's only workout) still answers.
+    let live = state.workouts.values.filter { $0.deletedAt == nil }
+    let newest = live.max { WorkoutKey($0) < WorkoutKey($1) }.map(WorkoutKey.init)
+    let newestOpen = live.filter { !$0.document.status.isResolved }
+      .max { WorkoutKey($0) < WorkoutKey($1) }.map(WorkoutKey.init)
     for workout in state.workouts.values {
-      if activity(of: workout) >= contents.windowStart {
+      let key = WorkoutKey(workout)
+      if activity(of: workout) >= contents.windowStart || key == newest || key == newestOpen {
         kept.append(workout)
         continue
       }
       outside.append(workout.document.id)
       guard workout.deletedAt == nil else { continue }
-      let key = WorkoutKey(workout)
       if contents.newestOutside.map({ key > $0 }) ?? true { contents.newestOutside = key }
       if !workout.document.status.isResolved,
         contents.newestOpenOutside.map({ key > $0 }) ?? true

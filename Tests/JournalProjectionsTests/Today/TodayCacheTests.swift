@@ -175,6 +175,33 @@ final class DiskJournal: @unchecked Sendable {
     #expect(try disk.today(at: disk.now, in: .gmt).cached)
   }
 
+  /// A cache written after undoing the day's only workout answers.
+  ///
+  /// After two rest days a workout is started and undone: the last event is the revert, and
+  /// the workout last trained is far outside the cache's window. A cache written then (as
+  /// `journal undo` writes it) must still answer, so it keeps the newest live workout.
+  @Test func aCacheWrittenAfterUndoingTheDaysOnlyWorkoutAnswers() throws {
+    let disk = try DiskJournal(sampleSeed: 7)
+    disk.advance(hours: 60)
+    let journal = try disk.open()
+    if let open = journal.state().liveWorkouts.last(where: { !$0.document.status.isResolved }) {
+      try journal.execute(.endWorkout(workout: open.document.id), device: "phone", now: disk.now)
+    }
+    disk.advance(hours: 1)
+    let split = try #require(journal.state().liveSplits.first)
+    let later = try disk.open()
+    try later.execute(
+      .startWorkout(split: split.document.id, timeZone: "UTC"),
+      device: "phone",
+      now: disk.now
+    )
+    try later.undo(device: "phone", now: disk.now)
+    TodayCache.save(later, journalAt: disk.url)
+    let cached = TodayCache.snapshot(journalAt: disk.url, at: disk.now, timeZone: .gmt)
+    #expect(cached != nil)
+    #expect(cached == (try disk.expected(at: disk.now, in: .gmt)))
+  }
+
   @Test func aChangedLogOrACorruptCacheIsNotTrusted() throws {
     let disk = try DiskJournal(sampleSeed: 6)
     _ = try disk.today(at: disk.now, in: .gmt)
