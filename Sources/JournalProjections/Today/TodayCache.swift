@@ -226,10 +226,10 @@ public enum TodayCache {
     // The newest live workout and the newest open one are what `today` reports as trained
     // last and in progress: kept whatever their age, so that a cache whose last event is a
     // revert (an undo of the day's only workout) still answers.
-    let live = state.workouts.values.filter { $0.deletedAt == nil }
-    let newest = live.max { WorkoutKey($0) < WorkoutKey($1) }.map(WorkoutKey.init)
-    let newestOpen = live.filter { !$0.document.status.isResolved }
-      .max { WorkoutKey($0) < WorkoutKey($1) }.map(WorkoutKey.init)
+    let newest = state.latestLiveWorkout.map(WorkoutKey.init)
+    let newestOpen = state.workouts.values.lazy
+      .filter { $0.deletedAt == nil && !$0.document.status.isResolved }
+      .max(by: JournalState.startsBefore).map(WorkoutKey.init)
     for workout in state.workouts.values {
       let key = WorkoutKey(workout)
       if activity(of: workout) >= contents.windowStart || key == newest || key == newestOpen {
