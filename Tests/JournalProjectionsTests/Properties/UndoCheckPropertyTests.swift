@@ -61,23 +61,34 @@ import Testing
   func foldingTheChangedStreamsFindsWhatFoldingEverythingFinds(seed: UInt64) throws {
     var rng = SplitMix64(seed: seed ^ 0xA5A5)
     let history = try Self.history(seed: seed)
-    var found = 0
     // Every event alone (reverts too: reverting an undo is a redo), then random groups.
     var probes = history.map { [$0.storedID] }
     for _ in 0..<20 {
       probes.append((0..<3).map { _ in history[Int(rng.next() % UInt64(history.count))].storedID })
     }
+    Self.expectAgreement(reverting: probes, in: history, "seed \(seed)")
+  }
+
+  /// Compares the check with folding everything for a revert of each of `probes`; some must
+  /// strand later events, so that the comparison is not between empty lists only.
+  static func expectAgreement(
+    reverting probes: [[String]],
+    in history: [FoldEvent],
+    _ context: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    var found = 0
     for ids in probes {
-      let revert = Self.revert(ids, after: history)
-      let expected = Self.reference(revert, history)
+      let revert = revert(ids, after: history)
+      let expected = reference(revert, history)
       #expect(
         Replayer.anomaliesAdded(by: revert, to: history) == expected,
-        "seed \(seed), reverting \(ids)"
+        "\(context), reverting \(ids)",
+        sourceLocation: sourceLocation
       )
       found += expected.count
     }
-    // Some reverts strand later events: the comparison is not between empty lists only.
-    #expect(found > 0)
+    #expect(found > 0, "\(context)", sourceLocation: sourceLocation)
   }
 
   /// The fold finds a workout by the id after its stream's prefix: an event on another
@@ -92,13 +103,6 @@ import Testing
     stray.stream = "elsewhere:\(set.streamID)"
     stray.milliseconds = (history.last?.milliseconds ?? 0) + 1
     history.append(stray)
-    var found = 0
-    for e in history {
-      let revert = Self.revert([e.storedID], after: history)
-      let expected = Self.reference(revert, history)
-      #expect(Replayer.anomaliesAdded(by: revert, to: history) == expected, "reverting \(e.id)")
-      found += expected.count
-    }
-    #expect(found > 0)
+    Self.expectAgreement(reverting: history.map { [$0.storedID] }, in: history, "stray event")
   }
 }
