@@ -37,8 +37,7 @@ extension Array where Element: Sendable {
   /// `map(transform)` on every core when `transform` gives a value for every element; nil when
   /// it gives nil for any (whatever was made is let go).
   ///
-  /// Each chunk writes its part of the result in place and keeps its own copy of `state` (a
-  /// cache shared by neighbouring elements, say), so nothing is copied afterwards.
+  /// See ``init(concurrentlyMaking:chunkSize:state:_:)``.
   ///
   /// - Parameters:
   ///   - chunkSize: how many elements one task maps.
@@ -50,26 +49,52 @@ extension Array where Element: Sendable {
     state: State,
     _ transform: @Sendable (Element, inout State) -> T?
   ) -> [T]? {
+    withUnsafeBufferPointer { source in
+      let elements = SharedBuffer(base: source)
+      return [T](concurrentlyMaking: count, chunkSize: chunkSize, state: state) { index, state in
+        transform(elements.base[index], &state)
+      }
+    }
+  }
+}
+
+extension Array {
+  /// The elements `make` gives for the indices `0..<count`, made on every core; nil when it
+  /// gives nil for any (whatever was made is let go).
+  ///
+  /// Each chunk writes its part of the result in place and keeps its own copy of `state` (a
+  /// cache shared by neighbouring elements, say), so nothing is copied afterwards. A chunk
+  /// stops at its first nil; the others go on.
+  ///
+  /// - Parameters:
+  ///   - count: how many elements to make.
+  ///   - chunkSize: how many elements one task makes.
+  ///   - state: each chunk's state, as it starts.
+  ///   - make: makes the element at an index with its chunk's state; nil gives up.
+  public init?<State: Sendable>(
+    concurrentlyMaking count: Int,
+    chunkSize: Int = 2_048,
+    state: State,
+    _ make: @Sendable (Int, inout State) -> Element?
+  ) {
     precondition(chunkSize > 0, "a chunk holds at least one element")
     let chunks = Swift.max(1, (count + chunkSize - 1) / chunkSize)
     let total = count
     var complete = true
-    let result = [T](unsafeUninitializedCapacity: total) { buffer, initialized in
+    let result = [Element](unsafeUninitializedCapacity: total) { buffer, initialized in
       // How many elements each chunk made, from its start.
       let made = UnsafeMutableBufferPointer<Int>.allocate(capacity: chunks)
       made.initialize(repeating: 0)
       defer { made.deallocate() }
-      withUnsafeBufferPointer { source in
-        let pointers = ChunkPointers(source: source, target: buffer)
-        let counts = CountPointer(base: made)
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-          let start = chunk * chunkSize
-          var state = state
-          for index in start..<Swift.min(total, start + chunkSize) {
-            guard let value = transform(pointers.source[index], &state) else { return }
-            pointers.target.initializeElement(at: index, to: consume value)
-            counts.base[chunk] += 1
-          }
+      let target = SharedMutableBuffer(base: buffer)
+      let counts = CountPointer(base: made)
+      DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+        let start = chunk * chunkSize
+        var state = state
+        for index in start..<Swift.min(total, start + chunkSize) {
+          guard let value = make(index, &state) else { return }
+          target.base.initializeElement(at: index, to: consume value)
+          counts.base[chunk] += 1
         }
       }
       for chunk in 0..<chunks {
@@ -86,8 +111,19 @@ extension Array where Element: Sendable {
         initialized = 0
       }
     }
-    return complete ? result : nil
+    guard complete else { return nil }
+    self = result
   }
+}
+
+/// A buffer read by every task of a concurrent map and written by none.
+private struct SharedBuffer<Element>: @unchecked Sendable {
+  let base: UnsafeBufferPointer<Element>
+}
+
+/// A result buffer of a concurrent map: each task writes its own indices only.
+private struct SharedMutableBuffer<Element>: @unchecked Sendable {
+  let base: UnsafeMutableBufferPointer<Element>
 }
 
 /// Per-chunk counters of a concurrent map: each task touches its own slot only.

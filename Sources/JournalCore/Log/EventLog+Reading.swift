@@ -25,7 +25,7 @@ public struct JournalHistory: Sendable {
 
   /// The records, ordered by (`ms`, `lc`, device, sequence), each event id once.
   ///
-  /// Copied out of the runs on each use; ``map(_:)`` reads them in place.
+  /// Copied out of the runs on each use; the subscript copies one.
   public var records: [EventRecord] { order.map { record(at: $0) } }
 
   /// How many records there are.
@@ -63,9 +63,19 @@ public struct JournalHistory: Sendable {
     runs[Int(truncatingIfNeeded: place >> 32)][Int(truncatingIfNeeded: place & 0xFFFF_FFFF)]
   }
 
-  /// `records.map(transform)` on every core, reading each record where it lies.
-  public func map<T>(_ transform: @Sendable (EventRecord) -> T) -> [T] {
-    order.concurrentMap { transform(record(at: $0)) }
+  /// The record at `index` in merge order (0 for the first), copied out of its run.
+  public subscript(index: Int) -> EventRecord { record(at: order[index]) }
+
+  /// Whether `predicate` holds for the type and version of every record, in merge order.
+  ///
+  /// Only the two fields are read: copying each record out would cost more than the check.
+  public func allSatisfy(typeAndVersion predicate: (String, Int) -> Bool) -> Bool {
+    for place in order {
+      let run = Int(truncatingIfNeeded: place >> 32)
+      let index = Int(truncatingIfNeeded: place & 0xFFFF_FFFF)
+      guard predicate(runs[run][index].type, runs[run][index].version) else { return false }
+    }
+    return true
   }
 
   /// A record whose event id was already handed on.

@@ -123,17 +123,62 @@ public protocol EventStore: AnyObject, Sendable {
   ) throws -> [StoredEvent]
 }
 
+/// Stored events in merge order: values, or the records of a log read whole, each made into
+/// a stored event when asked for.
+///
+/// A replay decodes each event once: made from its record as it is decoded, a stored event
+/// is never held, and the journal never holds the whole history in three forms at once.
+public struct StoredEvents: RandomAccessCollection, Sendable {
+  private enum Source: Sendable {
+    case events([StoredEvent])
+    case records(JournalHistory)
+  }
+
+  private let source: Source
+
+  /// The events `events`, in their order.
+  public init(_ events: [StoredEvent]) { source = .events(events) }
+
+  /// The records of `history`, in its merge order.
+  public init(records history: JournalHistory) { source = .records(history) }
+
+  public var startIndex: Int { 0 }
+
+  public var endIndex: Int {
+    switch source {
+    case .events(let events): events.count
+    case .records(let history): history.count
+    }
+  }
+
+  public subscript(position: Int) -> StoredEvent {
+    switch source {
+    case .events(let events): events[position]
+    case .records(let history): StoredEvent(history[position])
+    }
+  }
+
+  /// Whether `predicate` holds for the type and version of every event, which are read
+  /// without making the events.
+  public func allSatisfy(typeAndVersion predicate: (String, Int) -> Bool) -> Bool {
+    switch source {
+    case .events(let events): events.allSatisfy { predicate($0.type, $0.version) }
+    case .records(let history): history.allSatisfy(typeAndVersion: predicate)
+    }
+  }
+}
+
 /// Stored events read from files, with where each device's reading ended.
 public struct StoredHistory: Sendable {
   /// The events in merge order, duplicates removed.
-  public var events: [StoredEvent]
+  public var events: StoredEvents
   /// What was set aside on the way (torn tails, duplicates, corrupt records).
   public var notices: [String]
   /// The end of each device's last record read; see ``DevicePosition``.
   public var positions: [String: DevicePosition]
 
   /// Creates a history.
-  public init(events: [StoredEvent], notices: [String], positions: [String: DevicePosition]) {
+  public init(events: StoredEvents, notices: [String], positions: [String: DevicePosition]) {
     self.events = events
     self.notices = notices
     self.positions = positions

@@ -31,14 +31,17 @@ public final class FileEventStore: PositionedEventStore, @unchecked Sendable {
 
   public func readHistory() throws -> (events: [StoredEvent], notices: [String]) {
     let history = try readHistory(after: [:])
-    return (history.events, history.notices)
+    return (Array(history.events), history.notices)
   }
 
   public func readHistory(after positions: [String: DevicePosition]) throws -> StoredHistory {
     let history = try log.readHistory(after: positions)
     let notices = Self.notices(history.notices, history.duplicates, history.errors)
-    let events = history.map(Self.stored)
-    return StoredHistory(events: events, notices: notices, positions: history.positions)
+    return StoredHistory(
+      events: StoredEvents(records: history),
+      notices: notices,
+      positions: history.positions
+    )
   }
 
   /// What reading set aside, as the journal lists it: recovery notices, then duplicates,

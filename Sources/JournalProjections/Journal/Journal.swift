@@ -51,14 +51,15 @@ public final class Journal: @unchecked Sendable {
 
   /// Reads the history again from the store.
   public func reload() throws {
-    let stored: [StoredEvent]
+    let stored: StoredEvents
     let storeNotices: [String]
     var positions: [String: DevicePosition] = [:]
     if let positioned = store as? any PositionedEventStore {
       let read = try positioned.readHistory(after: [:])
       (stored, storeNotices, positions) = (read.events, read.notices, read.positions)
     } else {
-      (stored, storeNotices) = try store.readHistory()
+      let read = try store.readHistory()
+      (stored, storeNotices) = (StoredEvents(read.events), read.notices)
     }
     var quarantined: [String: String] = [:]
     var notices = storeNotices
@@ -107,18 +108,22 @@ public final class Journal: @unchecked Sendable {
   /// The events of `stored` when every one is at its type's current version and decodes:
   /// one event each, decoded on every core straight into place; nil otherwise (then
   /// ``decodeChunks(_:upcaster:size:)`` decodes them, and says which failed).
-  static func decodeCurrent(_ stored: [StoredEvent], upcaster: Upcaster) -> [FoldEvent]? {
+  ///
+  /// Each stored event is made as it is decoded (from its record, when read from a log) and
+  /// let go at once.
+  static func decodeCurrent(_ stored: StoredEvents, upcaster: Upcaster) -> [FoldEvent]? {
     // Checked first, as a journal that needs upcasting would otherwise be decoded twice.
     // Events come in runs of one type: a type and version just checked are not looked up.
     var checked = (type: "", version: 0)
-    let allCurrent = stored.allSatisfy { event in
-      if event.version == checked.version, event.type == checked.type { return true }
-      guard upcaster.currentVersions[event.type] == event.version else { return false }
-      checked = (event.type, event.version)
+    let allCurrent = stored.allSatisfy { type, version in
+      if version == checked.version, type == checked.type { return true }
+      guard upcaster.currentVersions[type] == version else { return false }
+      checked = (type, version)
       return true
     }
     guard allCurrent else { return nil }
-    return stored.concurrentMapIfAll(state: StreamIDs()) { record, streamIDs in
+    return [FoldEvent](concurrentlyMaking: stored.count, state: StreamIDs()) { index, streamIDs in
+      let record = stored[index]
       let ids = (stored: FoldEvent.storedID(of: record.id), stream: streamIDs.id(of: record.stream))
       return try? foldEvent(record, ids, type: record.type, payload: record.storedPayload, part: 0)
     }
@@ -133,7 +138,7 @@ public final class Journal: @unchecked Sendable {
   /// A stream quarantined late has had earlier events kept: the caller removes them.
   static func sift(
     _ chunks: [DecodedChunk],
-    of stored: [StoredEvent],
+    of stored: StoredEvents,
     quarantined: inout [String: String],
     notices: inout [String],
     keep: (ArraySlice<FoldEvent>) -> Void
@@ -158,7 +163,7 @@ public final class Journal: @unchecked Sendable {
 
   /// Decodes `stored` in chunks of `size` events, on every core.
   static func decodeChunks(
-    _ stored: [StoredEvent],
+    _ stored: StoredEvents,
     upcaster: Upcaster,
     size: Int = 16_384
   ) -> [DecodedChunk] {

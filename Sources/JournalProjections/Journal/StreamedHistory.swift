@@ -109,8 +109,8 @@ public struct StreamedHistory: Sendable {
     _ batch: [EventRecord],
     _ upcaster: Upcaster,
     _ batchSize: Int
-  ) -> (stored: [StoredEvent], chunks: [Journal.DecodedChunk]) {
-    let stored = batch.concurrentMap(FileEventStore.stored)
+  ) -> (stored: StoredEvents, chunks: [Journal.DecodedChunk]) {
+    let stored = StoredEvents(batch.concurrentMap(FileEventStore.stored))
     // Two chunks per core, so a slow chunk does not leave a core idle.
     let size = batchSize / (2 * ProcessInfo.processInfo.activeProcessorCount)
     return (stored, Journal.decodeChunks(stored, upcaster: upcaster, size: max(size, 256)))

@@ -32,6 +32,36 @@ import Testing
     )
   }
 
+  /// A replay reads the history one record at a time, and checks types and versions first.
+  @Test func recordsAreReadOneAtATimeInMergeOrder() throws {
+    let log = try makeLog()
+    let clock = ManualClock(1_000)
+    let writers = try ["phone", "watch"].enumerated().map { index, device in
+      try log.openWriter(
+        device: device,
+        options: testOptions(clock: clock, step: 0, seed: UInt64(index))
+      )
+    }
+    for n in 0..<30 {
+      clock.now += Int64(n % 3) - 1
+      var event = sampleEvent(n)
+      if n == 17 { event.version = 2 }
+      try writers[n % 2].append([event])
+    }
+    for writer in writers { writer.close() }
+    let history = try log.readHistory()
+    #expect((0..<history.count).map { history[$0] } == history.records)
+    var checked: [String] = []
+    let all = history.allSatisfy { type, version in
+      checked.append("\(type)/\(version)")
+      return true
+    }
+    #expect(all)
+    #expect(checked == history.records.map { "\($0.type)/\($0.version)" })
+    #expect(!history.allSatisfy { _, version in version == 1 })
+    #expect(history.allSatisfy { _, version in version >= 1 })
+  }
+
   /// The same files, copied into journals in different orders, give the same history.
   @Test(arguments: 0..<4 as Range<UInt64>)
   func historyIsIndependentOfListingAndCopyOrder(seed: UInt64) throws {
