@@ -136,3 +136,10 @@ private struct ChunkPointers<Source, Target>: @unchecked Sendable {
   let source: UnsafeBufferPointer<Source>
   let target: UnsafeMutableBufferPointer<Target>
 }
+
+/// A value handed to the tasks of a concurrent loop, each of which touches its own part only.
+@usableFromInline struct UncheckedSendable<Value>: @unchecked Sendable {
+  @usableFromInline let value: Value
+
+  @usableFromInline init(_ value: Value) { self.value = value }
+}

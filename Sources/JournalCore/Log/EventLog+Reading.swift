@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// One device's records, in order, as far as they can be trusted.
@@ -18,10 +19,10 @@ public struct DeviceHistory: Sendable {
 /// Every device's records merged in one deterministic order.
 public struct JournalHistory: Sendable {
   /// The records as the devices' segments gave them, a run a segment.
-  private let runs: [[EventRecord]]
+  @usableFromInline let runs: [[EventRecord]]
   /// The merge order: for each record handed on, its run (high 32 bits) and its index in the
   /// run (low 32 bits).
-  private let order: [UInt64]
+  @usableFromInline let order: [UInt64]
 
   /// The records, ordered by (`ms`, `lc`, device, sequence), each event id once.
   ///
@@ -43,7 +44,7 @@ public struct JournalHistory: Sendable {
   /// none.
   public var positions: [String: DevicePosition] = [:]
 
-  init(
+  @usableFromInline init(
     runs: [[EventRecord]],
     order: [UInt64],
     duplicates: [Duplicate],
@@ -65,6 +66,92 @@ public struct JournalHistory: Sendable {
 
   /// The record at `index` in merge order (0 for the first), copied out of its run.
   public subscript(index: Int) -> EventRecord { record(at: order[index]) }
+
+  /// Makes a value of each record with `make`, on every core, letting go of each run of
+  /// records as soon as all of it is made: the history is empty afterwards, and the records
+  /// and the values are never all held at once.
+  ///
+  /// The runs are cut into chunks of at most `chunkSize` records; each chunk starts from its
+  /// own copy of `state` and writes its values straight into their places in the result.
+  ///
+  /// - Returns: the values in merge order, or nil when `make` gives nil for any record
+  ///   (whatever was made is let go).
+  @inlinable public mutating func consumeIfAll<T, State: Sendable>(
+    chunkSize: Int = 2_048,
+    state: State,
+    _ make: @Sendable (borrowing EventRecord, inout State) -> T?
+  ) -> [T]? {
+    precondition(chunkSize > 0, "a chunk holds at least one record")
+    // Where each record goes in the result; -1 for a duplicate, which is not handed on.
+    var wanted = runs.map { [Int](repeating: -1, count: $0.count) }
+    for (place, packed) in order.enumerated() {
+      let run = Int(truncatingIfNeeded: packed >> 32)
+      wanted[run][Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)] = place
+    }
+    let places = wanted
+    let total = order.count
+    var runs = self.runs
+    self = JournalHistory(
+      runs: [],
+      order: [],
+      duplicates: duplicates,
+      notices: notices,
+      errors: errors,
+      positions: positions
+    )
+    var chunks: [(run: Int, range: Range<Int>)] = []
+    for run in runs.indices {
+      for start in stride(from: 0, to: runs[run].count, by: chunkSize) {
+        chunks.append((run, start..<min(start + chunkSize, runs[run].count)))
+      }
+    }
+    let jobs = chunks
+    let left = RunCountdown(chunks: jobs.map(\.run), runs: runs.count)
+    let made = UnsafeMutableBufferPointer<Int>.allocate(capacity: jobs.count)
+    made.initialize(repeating: 0)
+    defer { made.deallocate() }
+    var complete = true
+    let result = [T](unsafeUninitializedCapacity: total) { buffer, initialized in
+      let target = UncheckedSendable(buffer)
+      let counts = UncheckedSendable(made)
+      runs.withUnsafeMutableBufferPointer { outer in
+        let shared = UncheckedSendable(outer)
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { job in
+          let (run, range) = jobs[job]
+          var state = state
+          shared.value[run].withUnsafeBufferPointer { records in
+            for index in range where places[run][index] >= 0 {
+              guard let value = make(records[index], &state) else { return }
+              target.value.initializeElement(at: places[run][index], to: value)
+              counts.value[job] += 1
+            }
+            counts.value[job] = -1 - counts.value[job]  // done: no nil met
+          }
+          // The last chunk of a run to finish lets go of its records.
+          if left.finish(run) { shared.value[run] = [] }
+        }
+      }
+      for job in jobs.indices where made[job] >= 0 {
+        complete = false
+        // A chunk that met a nil made the values of its first records only.
+        var remaining = made[job]
+        for index in jobs[job].range where remaining > 0 && places[jobs[job].run][index] >= 0 {
+          buffer.baseAddress?.advanced(by: places[jobs[job].run][index]).deinitialize(count: 1)
+          remaining -= 1
+        }
+      }
+      if !complete {
+        // The values of the chunks that finished are let go too.
+        for job in jobs.indices where made[job] < 0 {
+          for index in jobs[job].range where places[jobs[job].run][index] >= 0 {
+            buffer.baseAddress?.advanced(by: places[jobs[job].run][index]).deinitialize(count: 1)
+          }
+        }
+      }
+      initialized = complete ? total : 0
+    }
+    return complete ? result : nil
+  }
 
   /// Whether `predicate` holds for the type and version of every record, in merge order.
   ///
@@ -525,5 +612,24 @@ extension EventLog {
       errors: merged.errors,
       positions: merged.positions
     )
+  }
+}
+
+/// How many chunks of each run are still being made, for ``JournalHistory/consumeIfAll(chunkSize:state:_:)``.
+@usableFromInline final class RunCountdown: @unchecked Sendable {
+  private var left: [Int]
+  private let lock = NSLock()
+
+  @usableFromInline init(chunks: [Int], runs: Int) {
+    left = Array(repeating: 0, count: runs)
+    for run in chunks { left[run] += 1 }
+  }
+
+  /// Counts one chunk of `run` done; true for its last.
+  @usableFromInline func finish(_ run: Int) -> Bool {
+    lock.withLock {
+      left[run] -= 1
+      return left[run] == 0
+    }
   }
 }

@@ -60,7 +60,7 @@ public struct StoredEvent: Sendable, Hashable {
   }
 
   /// The event of a log record, with the record's location.
-  init(_ record: EventRecord) {
+  init(_ record: borrowing EventRecord) {
     self.id = record.id.description
     self.device = record.device
     self.sequence = record.sequence
@@ -134,7 +134,7 @@ public struct StoredEvents: RandomAccessCollection, Sendable {
     case records(JournalHistory)
   }
 
-  private let source: Source
+  private var source: Source
 
   /// The events `events`, in their order.
   public init(_ events: [StoredEvent]) { source = .events(events) }
@@ -156,6 +156,14 @@ public struct StoredEvents: RandomAccessCollection, Sendable {
     case .events(let events): events[position]
     case .records(let history): StoredEvent(history[position])
     }
+  }
+
+  /// The log records the events are made from, taken out (leaving no events); nil when the
+  /// events are values.
+  mutating func takeRecords() -> JournalHistory? {
+    guard case .records(let history) = source else { return nil }
+    source = .events([])
+    return history
   }
 
   /// Whether `predicate` holds for the type and version of every event, which are read

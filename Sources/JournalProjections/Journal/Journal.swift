@@ -51,20 +51,17 @@ public final class Journal: @unchecked Sendable {
 
   /// Reads the history again from the store.
   public func reload() throws {
-    let stored: StoredEvents
-    let storeNotices: [String]
-    var positions: [String: DevicePosition] = [:]
-    if let positioned = store as? any PositionedEventStore {
-      let read = try positioned.readHistory(after: [:])
-      (stored, storeNotices, positions) = (read.events, read.notices, read.positions)
-    } else {
-      let read = try store.readHistory()
-      (stored, storeNotices) = (StoredEvents(read.events), read.notices)
-    }
+    var (stored, storeNotices, positions) = try readStore()
     var quarantined: [String: String] = [:]
-    var notices = storeNotices
     var history: [FoldEvent] = []
-    if let decoded = Self.decodeCurrent(stored, upcaster: upcaster) {
+    let decoded = Self.decodeCurrent(&stored, upcaster: upcaster)
+    if decoded == nil, stored.isEmpty {
+      // A log's records were let go as they were decoded, and one did not decode: read them
+      // again for the chunks, which say which stream to quarantine.
+      (stored, storeNotices, positions) = try readStore()
+    }
+    var notices = storeNotices
+    if let decoded {
       history = decoded
     } else {
       // Decode in chunks on every core; then, in order, quarantine the streams that failed.
@@ -93,6 +90,19 @@ public final class Journal: @unchecked Sendable {
     self.positions = positions
   }
 
+  /// Every stored event, what reading set aside, and where each device's reading ended.
+  private func readStore() throws -> (StoredEvents, [String], [String: DevicePosition]) {
+    if let positioned = store as? any PositionedEventStore {
+      var read = try positioned.readHistory(after: [:])
+      // Moved out, so that the records are held once and can be let go as they are decoded.
+      let events = read.events
+      read.events = StoredEvents([])
+      return (events, read.notices, read.positions)
+    }
+    let read = try store.readHistory()
+    return (StoredEvents(read.events), read.notices, [:])
+  }
+
   /// The events decoded from a run of stored events.
   struct DecodedChunk: Sendable {
     /// The index in the stored events of the chunk's first.
@@ -110,8 +120,9 @@ public final class Journal: @unchecked Sendable {
   /// ``decodeChunks(_:upcaster:size:)`` decodes them, and says which failed).
   ///
   /// Each stored event is made as it is decoded (from its record, when read from a log) and
-  /// let go at once.
-  static func decodeCurrent(_ stored: StoredEvents, upcaster: Upcaster) -> [FoldEvent]? {
+  /// let go at once. A log's records are let go a run at a time as they are decoded: `stored`
+  /// is then empty afterwards, whether they all decoded or not.
+  static func decodeCurrent(_ stored: inout StoredEvents, upcaster: Upcaster) -> [FoldEvent]? {
     // Checked first, as a journal that needs upcasting would otherwise be decoded twice.
     // Events come in runs of one type: a type and version just checked are not looked up.
     var checked = (type: "", version: 0)
@@ -122,11 +133,25 @@ public final class Journal: @unchecked Sendable {
       return true
     }
     guard allCurrent else { return nil }
-    return [FoldEvent](concurrentlyMaking: stored.count, state: StreamIDs()) { index, streamIDs in
-      let record = stored[index]
-      let ids = (stored: FoldEvent.storedID(of: record.id), stream: streamIDs.id(of: record.stream))
-      return try? foldEvent(record, ids, type: record.type, payload: record.storedPayload, part: 0)
+    if var records = stored.takeRecords() {
+      return records.consumeIfAll(state: StreamIDs()) { record, streamIDs in
+        decodeCurrent(StoredEvent(record), streamIDs: &streamIDs)
+      }
     }
+    let events = stored
+    return [FoldEvent](concurrentlyMaking: events.count, state: StreamIDs()) { index, streamIDs in
+      decodeCurrent(events[index], streamIDs: &streamIDs)
+    }
+  }
+
+  /// The one event of a stored event at its type's current version; nil when it does not
+  /// decode.
+  private static func decodeCurrent(
+    _ record: StoredEvent,
+    streamIDs: inout StreamIDs
+  ) -> FoldEvent? {
+    let ids = (stored: FoldEvent.storedID(of: record.id), stream: streamIDs.id(of: record.stream))
+    return try? foldEvent(record, ids, type: record.type, payload: record.storedPayload, part: 0)
   }
 
   /// Walks decoded chunks in stored order, applying the quarantine rule.

@@ -51,6 +51,27 @@ import Testing
     for writer in writers { writer.close() }
     let history = try log.readHistory()
     #expect((0..<history.count).map { history[$0] } == history.records)
+    let names = history.records.map { "\($0.device)#\($0.sequence)" }
+    for chunkSize in [1, 4, 1_000] {
+      // Each chunk starts from its own state: counting in it numbers the chunk's records.
+      var consumed = history
+      let made = consumed.consumeIfAll(chunkSize: chunkSize, state: 0) { record, seen in
+        seen += 1
+        return ("\(record.device)#\(record.sequence)", seen)
+      }
+      #expect(made?.map(\.0) == names)
+      #expect(made?.allSatisfy { $0.1 >= 1 && $0.1 <= chunkSize } == true)
+      #expect(consumed.count == 0 && consumed.records.isEmpty)
+      // A nil for any record gives nil, and lets go of what was made.
+      var failing = history
+      let counter = ConcurrentMapTests.Counter()
+      let none = failing.consumeIfAll(chunkSize: chunkSize, state: ()) { record, _ in
+        record.version == 2 ? nil : ConcurrentMapTests.Tracked(Int(record.sequence), counter)
+      }
+      #expect(none == nil)
+      #expect(counter.alive == 0)
+      #expect(failing.count == 0)
+    }
     var checked: [String] = []
     let all = history.allSatisfy { type, version in
       checked.append("\(type)/\(version)")

@@ -46,6 +46,65 @@ import Testing
     return (url, try #require(journal.state().workouts[id]?.path))
   }
 
+  /// A journal read from files lets go of its records as it decodes them: an event at its
+  /// type's current version that does not decode sends it back to the files, to quarantine
+  /// its stream as a journal of the same events in memory does.
+  @Test func anUndecodableCurrentEventQuarantinesItsStream() throws {
+    // Every event at its type's current version, as this build writes them.
+    let url = try makeTemporaryDirectory("undecodable")
+    _ = try EventLog.create(at: url)
+    let options = DeviceWriter.Options(durability: .none)
+    let before = try Journal(
+      store: try FileEventStore(url: url, options: options),
+      newID: SequentialIDs().make
+    )
+    // The store stamps events with the machine's clock: each command runs at its time.
+    let split = try #require(
+      before.execute(
+        .createSplit(
+          SplitSettings(name: "Push", color: "red", systemImage: "dumbbell"),
+          exercises: [
+            ExercisePlan(name: "Bench Press", sets: 3, reps: 5, weight: 100, loadType: .weight)
+          ]
+        ),
+        device: "phone",
+        now: Date()
+      ).first?.streamID
+    )
+    try before.execute(.startWorkout(split: split, timeZone: "UTC"), device: "phone", now: Date())
+    for reps in [5, 5, 4] {
+      try before.execute(
+        .completeSet(workout: nil, exercise: nil, SetActuals(reps: reps, weight: 100)),
+        device: "phone",
+        now: Date()
+      )
+    }
+    let stream = try #require(before.history.last?.stream)
+    #expect(stream.hasPrefix("workout:"))
+    let writer = try EventLog(at: url).openWriter(
+      device: "newer-phone",
+      options: DeviceWriter.Options(durability: .none)
+    )
+    let version = try #require(JournalEvent.currentVersions["set.completed"])
+    try writer.append([
+      NewEvent(stream: stream, type: "set.completed", version: version, payload: [:])
+    ])
+    writer.close()
+
+    let store = try FileEventStore(url: url)
+    let journal = try Journal(store: store, newID: { "" })
+    let memory = try Journal(
+      store: InMemoryEventStore(events: store.readHistory().events),
+      newID: { "" }
+    )
+    #expect(journal.quarantined.keys.sorted() == [stream])
+    #expect(journal.notices.contains { $0.contains("stream '\(stream)' quarantined") })
+    #expect(journal.history == memory.history)
+    #expect(journal.quarantined == memory.quarantined)
+    #expect(!journal.history.contains { $0.stream == stream })
+    #expect(journal.history.count == before.history.count - 5)
+  }
+
   @Test(arguments: [(1 as UInt64, false), (2, true), (3, true)])
   func streamedHistoryIsTheJournalsHistory(seed: UInt64, hostile: Bool) throws {
     let url = try makeJournal(seed: seed, hostile: hostile).url
