@@ -20,11 +20,11 @@ extension Array where Element: Sendable {
     let total = count
     return [T](unsafeUninitializedCapacity: total) { buffer, initialized in
       withUnsafeBufferPointer { source in
-        let pointers = ChunkPointers(source: source, target: buffer)
+        let (source, target) = (UncheckedSendable(source), UncheckedSendable(buffer))
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
           let start = chunk * chunkSize
           for index in start..<Swift.min(total, start + chunkSize) {
-            pointers.target.initializeElement(at: index, to: transform(pointers.source[index]))
+            target.value.initializeElement(at: index, to: transform(source.value[index]))
           }
         }
       }
@@ -50,9 +50,9 @@ extension Array where Element: Sendable {
     _ transform: @Sendable (Element, inout State) -> T?
   ) -> [T]? {
     withUnsafeBufferPointer { source in
-      let elements = SharedBuffer(base: source)
+      let elements = UncheckedSendable(source)
       return [T](concurrentlyMaking: count, chunkSize: chunkSize, state: state) { index, state in
-        transform(elements.base[index], &state)
+        transform(elements.value[index], &state)
       }
     }
   }
@@ -86,15 +86,14 @@ extension Array {
       let made = UnsafeMutableBufferPointer<Int>.allocate(capacity: chunks)
       made.initialize(repeating: 0)
       defer { made.deallocate() }
-      let target = SharedMutableBuffer(base: buffer)
-      let counts = CountPointer(base: made)
+      let (target, counts) = (UncheckedSendable(buffer), UncheckedSendable(made))
       DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
         let start = chunk * chunkSize
         var state = state
         for index in start..<Swift.min(total, start + chunkSize) {
           guard let value = make(index, &state) else { return }
-          target.base.initializeElement(at: index, to: consume value)
-          counts.base[chunk] += 1
+          target.value.initializeElement(at: index, to: consume value)
+          counts.value[chunk] += 1
         }
       }
       for chunk in 0..<chunks {
@@ -116,28 +115,8 @@ extension Array {
   }
 }
 
-/// A buffer read by every task of a concurrent map and written by none.
-private struct SharedBuffer<Element>: @unchecked Sendable {
-  let base: UnsafeBufferPointer<Element>
-}
-
-/// A result buffer of a concurrent map: each task writes its own indices only.
-private struct SharedMutableBuffer<Element>: @unchecked Sendable {
-  let base: UnsafeMutableBufferPointer<Element>
-}
-
-/// Per-chunk counters of a concurrent map: each task touches its own slot only.
-private struct CountPointer: @unchecked Sendable {
-  let base: UnsafeMutableBufferPointer<Int>
-}
-
-/// The source and result buffers of a concurrent map: each task touches its own indices only.
-private struct ChunkPointers<Source, Target>: @unchecked Sendable {
-  let source: UnsafeBufferPointer<Source>
-  let target: UnsafeMutableBufferPointer<Target>
-}
-
-/// A value handed to the tasks of a concurrent loop, each of which touches its own part only.
+/// A value handed to the tasks of a concurrent loop (buffers, counters), each task touching
+/// its own part of it only.
 @usableFromInline struct UncheckedSendable<Value>: @unchecked Sendable {
   @usableFromInline let value: Value
 
