@@ -33,31 +33,6 @@ extension Array where Element: Sendable {
   }
 }
 
-extension Array where Element: Sendable {
-  /// `map(transform)` on every core when `transform` gives a value for every element; nil when
-  /// it gives nil for any (whatever was made is let go).
-  ///
-  /// See ``init(concurrentlyMaking:chunkSize:state:_:)``.
-  ///
-  /// - Parameters:
-  ///   - chunkSize: how many elements one task maps.
-  ///   - state: each chunk's state, as it starts.
-  ///   - transform: maps one element with its chunk's state; nil gives up.
-  /// - Returns: the mapped elements in order, or nil.
-  public func concurrentMapIfAll<T, State: Sendable>(
-    chunkSize: Int = 2_048,
-    state: State,
-    _ transform: @Sendable (Element, inout State) -> T?
-  ) -> [T]? {
-    withUnsafeBufferPointer { source in
-      let elements = UncheckedSendable(source)
-      return [T](concurrentlyMaking: count, chunkSize: chunkSize, state: state) { index, state in
-        transform(elements.value[index], &state)
-      }
-    }
-  }
-}
-
 extension Array {
   /// The elements `make` gives for the indices `0..<count`, made on every core; nil when it
   /// gives nil for any (whatever was made is let go).

@@ -615,7 +615,8 @@ extension EventLog {
   }
 }
 
-/// How many chunks of each run are still being made, for ``JournalHistory/consumeIfAll(chunkSize:state:_:)``.
+/// How many chunks of each run are still being made, so that the last to finish lets go of
+/// the run (``JournalHistory/consumeIfAll(chunkSize:state:_:)``).
 @usableFromInline final class RunCountdown: @unchecked Sendable {
   private var left: [Int]
   private let lock = NSLock()

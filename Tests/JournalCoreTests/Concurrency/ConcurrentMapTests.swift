@@ -34,30 +34,29 @@ import Testing
   }
 
   @Test(arguments: [0, 1, 999, 1_000, 4_321, 25_000])
-  func mapIfAllGivesEveryElementInOrder(count: Int) {
-    let numbers = Array(0..<count)
+  func makingGivesEveryElementInOrder(count: Int) {
     // Each chunk's state counts its elements: it must start afresh per chunk.
-    let mapped = numbers.concurrentMapIfAll(chunkSize: 1_000, state: 0) { number, seen in
+    let made = [(Int, Int)](concurrentlyMaking: count, chunkSize: 1_000, state: 0) { i, seen in
       seen += 1
-      return (number, seen)
+      return (i, seen)
     }
-    #expect(mapped?.map(\.0) == numbers)
-    #expect(mapped?.map(\.1) == numbers.map { $0 % 1_000 + 1 })
+    #expect(made?.map(\.0) == Array(0..<count))
+    #expect(made?.map(\.1) == (0..<count).map { $0 % 1_000 + 1 })
   }
 
   @Test(arguments: [0, 1, 999, 1_000, 12_345, 24_999])
-  func mapIfAllGivesUpAndLetsGoOfWhatItMade(failing: Int) {
-    let numbers = Array(0..<25_000)
+  func makingGivesUpAndLetsGoOfWhatItMade(failing: Int) {
+    let count = 25_000
     let counter = Counter()
-    let mapped = numbers.concurrentMapIfAll(chunkSize: 1_000, state: ()) { number, _ in
-      number == failing ? nil : Tracked(number, counter)
+    let made = [Tracked](concurrentlyMaking: count, chunkSize: 1_000, state: ()) { i, _ in
+      i == failing ? nil : Tracked(i, counter)
     }
-    #expect(mapped == nil)
+    #expect(made == nil)
     #expect(counter.alive == 0)
-    let all = numbers.concurrentMapIfAll(chunkSize: 1_000, state: ()) { number, _ in
-      Tracked(number, counter)
+    let all = [Tracked](concurrentlyMaking: count, chunkSize: 1_000, state: ()) { i, _ in
+      Tracked(i, counter)
     }
-    #expect(all?.map(\.value) == numbers)
-    #expect(counter.alive == numbers.count)
+    #expect(all?.map(\.value) == Array(0..<count))
+    #expect(counter.alive == count)
   }
 }
