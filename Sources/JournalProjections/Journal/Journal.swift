@@ -135,7 +135,20 @@ public final class Journal: @unchecked Sendable {
     guard allCurrent else { return nil }
     if var records = stored.takeRecords() {
       return records.consumeIfAll(state: StreamIDs()) { record, streamIDs in
-        decodeCurrent(StoredEvent(record), streamIDs: &streamIDs)
+        // A ULID's text has no `#`: it is its own stored id.
+        let id = record.id.description
+        return try? foldEvent(
+          id: id,
+          device: record.device,
+          sequence: record.sequence,
+          milliseconds: record.time.milliseconds,
+          counter: record.time.counter,
+          stream: record.stream,
+          (stored: id, stream: streamIDs.id(of: record.stream)),
+          type: record.type,
+          payload: record.storedPayload,
+          part: 0
+        )
       }
     }
     let events = stored
@@ -287,18 +300,46 @@ public final class Journal: @unchecked Sendable {
     payload: JSONPayload,
     part: Int
   ) throws(PayloadError) -> FoldEvent {
-    let reader = try PayloadReader(payload, type: type)
-    let event = try JournalEvent(type: type, reader: reader)
-    let at = reader.object[PayloadMetadata.at]?.intValue.map(Date.init(milliseconds:))
-    return FoldEvent(
-      id: part == 0 ? record.id : "\(record.id)#\(part + 1)",
-      storedID: ids.stored,
-      streamID: ids.stream,
+    try foldEvent(
+      id: record.id,
       device: record.device,
       sequence: record.sequence,
       milliseconds: record.milliseconds,
       counter: record.counter,
       stream: record.stream,
+      ids,
+      type: type,
+      payload: payload,
+      part: part
+    )
+  }
+
+  /// Part `part` of the stored event `id`, from its fields: a log's record is decoded without
+  /// making a stored event of it.
+  private static func foldEvent(
+    id: String,
+    device: String,
+    sequence: UInt64,
+    milliseconds: Int64,
+    counter: UInt32,
+    stream: String,
+    _ ids: (stored: String, stream: String),
+    type: String,
+    payload: JSONPayload,
+    part: Int
+  ) throws(PayloadError) -> FoldEvent {
+    let reader = try PayloadReader(payload, type: type)
+    let event = try JournalEvent(type: type, reader: reader)
+    let at = reader.object[PayloadMetadata.at]?.intValue.map(Date.init(milliseconds:))
+    return FoldEvent(
+      id: part == 0 ? id : "\(id)#\(part + 1)",
+      storedID: ids.stored,
+      streamID: ids.stream,
+      device: device,
+      sequence: sequence,
+      milliseconds: milliseconds,
+      counter: counter,
+      stream: stream,
       at: at,
       action: reader.object[PayloadMetadata.action]?.stringValue,
       event: event
