@@ -126,8 +126,8 @@ public protocol EventStore: AnyObject, Sendable {
 /// Stored events in merge order: values, or the records of a log read whole, each made into
 /// a stored event when asked for.
 ///
-/// A replay decodes each event once: made from its record as it is decoded, a stored event
-/// is never held, and the journal never holds the whole history in three forms at once.
+/// A replay decodes a log's records where they lie (``Journal`` makes no stored event of
+/// them unless one needs an upcast or fails), so the history is never held as stored events.
 public struct StoredEvents: RandomAccessCollection, Sendable {
   private enum Source: Sendable {
     case events([StoredEvent])

@@ -119,9 +119,9 @@ public final class Journal: @unchecked Sendable {
   /// one event each, decoded on every core straight into place; nil otherwise (then
   /// ``decodeChunks(_:upcaster:size:)`` decodes them, and says which failed).
   ///
-  /// Each stored event is made as it is decoded (from its record, when read from a log) and
-  /// let go at once. A log's records are let go a run at a time as they are decoded: `stored`
-  /// is then empty afterwards, whether they all decoded or not.
+  /// A log's records are decoded from their fields, no stored event made, and let go a run
+  /// at a time as they are decoded: `stored` is then empty afterwards, whether they all
+  /// decoded or not.
   static func decodeCurrent(_ stored: inout StoredEvents, upcaster: Upcaster) -> [FoldEvent]? {
     // Checked first, as a journal that needs upcasting would otherwise be decoded twice.
     // Events come in runs of one type: a type and version just checked are not looked up.
