@@ -110,7 +110,7 @@ public struct JournalHistory: Sendable {
     let made = UnsafeMutableBufferPointer<Int>.allocate(capacity: jobs.count)
     made.initialize(repeating: 0)
     defer { made.deallocate() }
-    var complete = true
+    var complete = false
     let result = [T](unsafeUninitializedCapacity: total) { buffer, initialized in
       let target = UncheckedSendable(buffer)
       let counts = UncheckedSendable(made)
@@ -120,9 +120,11 @@ public struct JournalHistory: Sendable {
           let (run, range) = jobs[job]
           var state = state
           shared.value[run].withUnsafeBufferPointer { records in
-            for index in range where places[run][index] >= 0 {
+            for index in range {
+              let place = places[run][index]
+              guard place >= 0 else { continue }
               guard let value = make(records[index], &state) else { return }
-              target.value.initializeElement(at: places[run][index], to: value)
+              target.value.initializeElement(at: place, to: value)
               counts.value[job] += 1
             }
             counts.value[job] = -1 - counts.value[job]  // done: no nil met
@@ -131,20 +133,15 @@ public struct JournalHistory: Sendable {
           if left.finish(run) { shared.value[run] = [] }
         }
       }
-      for job in jobs.indices where made[job] >= 0 {
-        complete = false
-        // A chunk that met a nil made the values of its first records only.
-        var remaining = made[job]
-        for index in jobs[job].range where remaining > 0 && places[jobs[job].run][index] >= 0 {
-          buffer.baseAddress?.advanced(by: places[jobs[job].run][index]).deinitialize(count: 1)
-          remaining -= 1
-        }
-      }
+      // A chunk that met a nil left its count as is; one that finished, negated.
+      complete = !jobs.indices.contains { made[$0] >= 0 }
       if !complete {
-        // The values of the chunks that finished are let go too.
-        for job in jobs.indices where made[job] < 0 {
-          for index in jobs[job].range where places[jobs[job].run][index] >= 0 {
-            buffer.baseAddress?.advanced(by: places[jobs[job].run][index]).deinitialize(count: 1)
+        // Every value made is let go: those of each chunk's first records.
+        for (job, (run, range)) in jobs.enumerated() {
+          var remaining = made[job] >= 0 ? made[job] : -1 - made[job]
+          for index in range where remaining > 0 && places[run][index] >= 0 {
+            buffer.baseAddress?.advanced(by: places[run][index]).deinitialize(count: 1)
+            remaining -= 1
           }
         }
       }

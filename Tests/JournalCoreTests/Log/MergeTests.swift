@@ -32,7 +32,8 @@ import Testing
     )
   }
 
-  /// A replay reads the history one record at a time, and checks types and versions first.
+  /// A replay checks types and versions first, then decodes the records where they lie,
+  /// letting go of them as it goes (`consumeIfAll`); the subscript reads one at a time.
   @Test func recordsAreReadOneAtATimeInMergeOrder() throws {
     let log = try makeLog()
     let clock = ManualClock(1_000)
