@@ -5,7 +5,9 @@
 // the parser first. An event that decodes must decode again from the payload it re-encodes to.
 // The input is also checked as payload bytes (`JSONPayload(checking:)`, as a log read keeps
 // payloads): it must be accepted exactly when the parser accepts it, and an event decoded from
-// the bytes of `data` must be the event decoded from its value.
+// the bytes of `data` must be the event decoded from its value. The input is also decoded as a
+// payload of each type read in one pass from the writer's spelling, from its bytes and from its
+// value, which must agree.
 
 import JournalCore
 import JournalProjections
@@ -35,6 +37,21 @@ public func fuzzPayloadDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int
     }
     if let checked, let parsed, checked.value != parsed {
       fatalError("checked bytes read back as another value: \(Array(input))")
+    }
+    // The input itself as a payload of the types read in one pass from the writer's spelling:
+    // from its bytes (that reading first) and from its value (the general decoder only).
+    if let checked, let parsed {
+      for type in JournalEvent.onePassTypes {
+        let fromBytes = Result { () throws(PayloadError) in
+          try JournalEvent(type: type, payload: checked)
+        }
+        let fromValue = Result { () throws(PayloadError) in
+          try JournalEvent(type: type, payload: parsed)
+        }
+        guard fromBytes == fromValue else {
+          fatalError("'\(type)' reads differently from bytes and from its value: \(Array(input))")
+        }
+      }
     }
   }
   guard let json = parsed else { return 0 }

@@ -15,12 +15,12 @@ import Darwin
 /// Equality and hashing are those of ``value``: a payload read from bytes equals the same
 /// payload built as a value.
 public struct JSONPayload: Sendable, Hashable {
-  private enum Storage: Sendable {
+  @usableFromInline enum Storage: Sendable {
     case value(JSONValue)
     case bytes([UInt8])
   }
 
-  private var storage: Storage
+  @usableFromInline var storage: Storage
 
   /// A payload built as a value.
   public init(_ value: JSONValue) { storage = .value(value) }
@@ -85,6 +85,22 @@ public struct JSONPayload: Sendable, Hashable {
   }
 
   public func hash(into hasher: inout Hasher) { hasher.combine(value) }
+}
+
+extension JSONPayload {
+  /// `body`'s result with a reader of the payload's stored bytes; nil, `body` not called,
+  /// for a payload built as a value or bytes that are not an object.
+  ///
+  /// The reader is valid inside `body` only.
+  @inlinable public func withWrittenObject<Result>(
+    _ body: (inout WrittenObjectReader) -> Result?
+  ) -> Result? {
+    guard case .bytes(let bytes) = storage else { return nil }
+    return bytes.withUnsafeBytes { buffer in
+      guard var reader = WrittenObjectReader(buffer) else { return nil }
+      return body(&reader)
+    }
+  }
 }
 
 /// One checked JSON value inside a payload's bytes, read without building its containers.

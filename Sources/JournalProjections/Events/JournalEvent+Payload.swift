@@ -11,11 +11,16 @@ extension JournalEvent {
   }
 
   /// Decodes a payload at the current version of `type` from the form the store keeps it in
-  /// (the bytes of an event read from a log: no dictionary is built).
+  /// (the bytes of an event read from a log: no dictionary is built, and the commonest
+  /// payloads in the writer's spelling are read in one pass, ``PayloadEvent``).
   ///
   /// - Throws: ``PayloadError`` for an unknown type or a malformed payload.
   public init(type: String, payload: JSONPayload) throws(PayloadError) {
-    try self.init(type: type, reader: PayloadReader(payload, type: type))
+    if let written = PayloadEvent(writtenSpelling: type, payload: payload) {
+      self = written.event
+    } else {
+      try self.init(type: type, reader: PayloadReader(payload, type: type))
+    }
   }
 
   init(type: String, reader p: PayloadReader) throws(PayloadError) {

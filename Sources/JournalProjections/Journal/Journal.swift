@@ -328,9 +328,7 @@ public final class Journal: @unchecked Sendable {
     payload: JSONPayload,
     part: Int
   ) throws(PayloadError) -> FoldEvent {
-    let reader = try PayloadReader(payload, type: type)
-    let event = try JournalEvent(type: type, reader: reader)
-    let at = reader.object[PayloadMetadata.at]?.intValue.map(Date.init(milliseconds:))
+    let decoded = try PayloadEvent.decode(type: type, payload: payload)
     return FoldEvent(
       id: part == 0 ? id : "\(id)#\(part + 1)",
       storedID: ids.stored,
@@ -340,9 +338,9 @@ public final class Journal: @unchecked Sendable {
       milliseconds: milliseconds,
       counter: counter,
       stream: stream,
-      at: at,
-      action: reader.object[PayloadMetadata.action]?.stringValue,
-      event: event
+      at: decoded.at.map(Date.init(milliseconds:)),
+      action: decoded.action,
+      event: decoded.event
     )
   }
 

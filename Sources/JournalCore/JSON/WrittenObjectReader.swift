@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a checked JSON object the way a journal's writer spells it — no whitespace, keys
+/// and strings without escapes, numbers and literals as leaves — member by member, building
+/// nothing.
+///
+/// It serves decoders of the payloads a journal holds most (``JSONPayload/withWrittenObject(_:)``).
+/// Every read returns nil on any other spelling, and the caller then reads the payload
+/// through ``JSONObjectSlice``, which takes every spelling. What the reader does return is
+/// what the slice gives for the same member: leaves are parsed by the same ``JSONParser``.
+/// A read that returns nil may leave the reader inside the value: give up on the object.
+///
+/// ```swift
+/// let logID = payload.withWrittenObject { reader -> String? in
+///   var logID: String?
+///   while let key = reader.nextKey() {
+///     guard key == "logID", logID == nil else { return nil }
+///     logID = reader.string()
+///   }
+///   return reader.isComplete ? logID : nil
+/// }
+/// ```
+public struct WrittenObjectReader {
+  /// A member's key: its bytes between the quotes, valid inside the reading closure only.
+  public struct Key {
+    let bytes: UnsafeRawBufferPointer
+
+    /// Whether the key is `name`, byte for byte.
+    public static func == (key: Key, name: StaticString) -> Bool {
+      guard key.bytes.count == name.utf8CodeUnitCount else { return false }
+      guard let base = key.bytes.baseAddress else { return true }
+      return memcmp(base, name.utf8Start, key.bytes.count) == 0
+    }
+  }
+
+  private var parser: JSONParser
+  private var atFirstMember = true
+  /// Whether the object ended where its bytes end: set by the ``nextKey()`` that returned nil
+  /// for that reason, false when it returned nil for a spelling the reader does not read.
+  public private(set) var isComplete = false
+
+  /// A reader of the object in `bytes`; nil when they do not start one.
+  @usableFromInline init?(_ bytes: UnsafeRawBufferPointer) {
+    guard bytes.first == UInt8(ascii: "{") else { return nil }
+    parser = JSONParser(bytes)
+    parser.index = 1
+  }
+
+  /// The next member's key, the reader then at its value; nil at the object's end (then
+  /// ``isComplete`` is true) or on a spelling the reader does not read.
+  ///
+  /// Call it again only after reading the value.
+  public mutating func nextKey() -> Key? {
+    if atFirstMember {
+      atFirstMember = false
+      if parser.peek() == UInt8(ascii: "}") {
+        isComplete = parser.bytes.count == 2
+        return nil
+      }
+    } else if parser.peek() == UInt8(ascii: ",") {
+      parser.index += 1
+    } else {
+      isComplete = parser.peek() == UInt8(ascii: "}") && parser.index + 1 == parser.bytes.count
+      return nil
+    }
+    guard let key = parser.parsePlainString(), parser.peek() == UInt8(ascii: ":") else {
+      return nil
+    }
+    parser.index += 1
+    return Key(bytes: UnsafeRawBufferPointer(rebasing: parser.bytes[key]))
+  }
+
+  /// The value as a string written without escapes; nil for anything else.
+  public mutating func string() -> String? {
+    guard let content = parser.parsePlainString() else { return nil }
+    return String(decoding: UnsafeRawBufferPointer(rebasing: parser.bytes[content]), as: UTF8.self)
+  }
+
+  /// The value as an integer written plainly (no fraction, no exponent) that fits in Int64;
+  /// nil for anything else.
+  public mutating func integer() -> Int64? { parser.parsePlainInteger() }
+
+  /// The value when it is a number, `true`, `false` or `null`; nil for a string or a
+  /// container.
+  public mutating func scalar() -> JSONValue? {
+    switch parser.peek() ?? 0 {
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"),
+      UInt8(ascii: "f"), UInt8(ascii: "n"):
+      do throws(JSONParser.Failure) {
+        return try parser.parseValue()
+      } catch {
+        return nil
+      }
+    default: return nil
+    }
+  }
+
+  /// The value as an array of strings written without escapes; nil for anything else.
+  public mutating func strings() -> [String]? {
+    guard parser.peek() == UInt8(ascii: "[") else { return nil }
+    parser.index += 1
+    var strings: [String] = []
+    if parser.peek() == UInt8(ascii: "]") {
+      parser.index += 1
+      return strings
+    }
+    while true {
+      guard let string = string() else { return nil }
+      strings.append(string)
+      switch parser.peek() {
+      case UInt8(ascii: ","): parser.index += 1
+      case UInt8(ascii: "]"):
+        parser.index += 1
+        return strings
+      default: return nil
+      }
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+@testable import JournalCore
+
+/// Reading a checked object in the writer's spelling: what it reads is what the member
+/// slices give, and any other spelling is left alone.
+@Suite struct WrittenObjectReaderTests {
+  /// Every member as the reader reads it (its key, then string, integer, scalar or strings,
+  /// the first that reads), and whether the object was read to its end; nil when the
+  /// payload is built as a value.
+  static func read(_ text: String) throws -> (members: [String: JSONValue], isComplete: Bool)? {
+    try JSONPayload(checking: Array(text.utf8)).withWrittenObject { reader in
+      var members: [String: JSONValue] = [:]
+      while let key = reader.nextKey() {
+        let name = String(decoding: key.bytes, as: UTF8.self)
+        #expect(key == "logID" ? name == "logID" : name != "logID")
+        if let string = reader.string() {
+          members[name] = .string(string)
+        } else if let strings = reader.strings() {
+          members[name] = .array(strings.map(JSONValue.string))
+        } else if let integer = reader.integer() {
+          members[name] = .int(integer)
+        } else if let scalar = reader.scalar() {
+          members[name] = scalar
+        } else {
+          return (members, false)
+        }
+      }
+      return (members, reader.isComplete)
+    }
+  }
+
+  @Test(arguments: [
+    "{}",
+    #"{"logID":"00AH2JBTZGE5B23WDH0T2BE1TB","reps":12,"weight":62.5}"#,
+    #"{"events":["A","B"],"reason":"undo"}"#,
+    #"{"events":[],"at":-1700000000123,"ok":true,"no":false,"none":null}"#,
+    #"{"big":9223372036854775808,"exp":1e2,"whole":12.0}"#,
+  ])
+  func theWritersSpellingIsReadToTheEnd(_ text: String) throws {
+    let read = try #require(try Self.read(text))
+    #expect(read.isComplete)
+    #expect(JSONValue.object(read.members) == (try JSONValue.parse(Array(text.utf8))))
+  }
+
+  @Test(arguments: [
+    #"{ "logID":"L"}"#,
+    #"{"logID" :"L"}"#,
+    #"{"logID":"L" ,"reps":1}"#,
+    #"{"logID":"L\u0041"}"#,
+    #"{"log\u0049D":"L"}"#,
+    #"{"name":"Zürich"}"#,
+    #"{"events":["A",1]}"#,
+    #"{"nested":{"a":1}}"#,
+    #"{"list":[1,2]}"#,
+  ])
+  func otherSpellingsAreLeftAlone(_ text: String) throws {
+    let read = try #require(try Self.read(text))
+    #expect(!read.isComplete)
+  }
+
+  @Test func onlyStoredObjectsAreRead() throws {
+    #expect(try JSONPayload(checking: Array("[1]".utf8)).withWrittenObject { _ in 1 } == nil)
+    #expect(JSONPayload(.object(["a": .int(1)])).withWrittenObject { _ in 1 } == nil)
+    #expect(try JSONPayload(checking: Array("{}".utf8)).withWrittenObject { _ in 1 } == 1)
+  }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import JournalCore
+import Testing
+
+@testable import JournalProjections
+
+/// The one-pass reading of payloads in the writer's spelling against the general decoder.
+@Suite struct PayloadEventTests {
+  /// What a reading gives, comparable.
+  struct Reading: Equatable, CustomStringConvertible {
+    var event: JournalEvent
+    var at: Int64?
+    var action: String?
+
+    init(_ decoded: PayloadEvent) {
+      (event, at, action) = (decoded.event, decoded.at, decoded.action)
+    }
+
+    var description: String { "\(event) at \(at.map(String.init) ?? "-") \(action ?? "-")" }
+  }
+
+  @Test func everyCommonPayloadTheSampleWritesIsReadInOnePass() throws {
+    let sample = try GeneratedSample.shared.get()
+    var read = 0
+    let current = JournalEvent.currentVersions
+    for record in sample.records
+    where JournalEvent.onePassTypes.contains(record.type) && current[record.type] == record.version {
+      let payload = record.storedPayload
+      let onePass = PayloadEvent(writtenSpelling: record.type, payload: payload)
+      #expect(onePass != nil, "\(record.location) was left to the general decoder")
+      let general = try PayloadEvent(type: record.type, reading: payload)
+      #expect(onePass.map(Reading.init) == Reading(general), "\(record.location)")
+      read += 1
+    }
+    #expect(read > 1_000)
+  }
+
+  /// Seeded payloads: the writer's spelling and its near misses (escapes, whitespace, other
+  /// number forms, nulls, unknown, repeated or missing members, metadata). Wherever the
+  /// one-pass reading gives an event, the general decoder gives the same; both sides are
+  /// taken often.
+  @Test func seededSpellingsReadAsTheGeneralDecoderReadsThem() throws {
+    var random = SplitMix64(seed: 0x5EED_0F_0E)
+    var (onePass, general, refused) = (0, 0, 0)
+    var types = JournalEvent.onePassTypes
+    types.append(JournalEvent.TypeName.workoutEnded)
+    for _ in 0..<6_000 {
+      let type = types[Int(random.next() % UInt64(types.count))]
+      let text = Self.payloadText(for: type, using: &random)
+      guard let payload = try? JSONPayload(checking: Array(text.utf8)) else { continue }
+      let expected = Result { () throws(PayloadError) in
+        Reading(try PayloadEvent(type: type, reading: payload))
+      }
+      if let read = PayloadEvent(writtenSpelling: type, payload: payload) {
+        #expect(Result.success(Reading(read)) == expected, "\(type) \(text)")
+        onePass += 1
+      } else if case .success = expected {
+        general += 1
+      } else {
+        refused += 1
+      }
+      // The public decoder gives what the general decoder gives, from bytes and from a value.
+      let value = try JSONValue.parse(Array(text.utf8))
+      let fromBytes = Result { () throws(PayloadError) in
+        try JournalEvent(type: type, payload: payload)
+      }
+      let fromValue = Result { () throws(PayloadError) in
+        try JournalEvent(type: type, payload: value)
+      }
+      #expect(fromBytes == expected.map(\.event), "\(type) \(text)")
+      #expect(fromValue == fromBytes, "\(type) \(text)")
+    }
+    #expect(onePass > 500)
+    #expect(general > 500)
+    #expect(refused > 500)
+  }
+
+  /// A payload for `type`: mostly its own members with values of the form the writer gives
+  /// them, sometimes without one, with another value, with metadata or with another member.
+  static func payloadText(for type: String, using random: inout SplitMix64) -> String {
+    typealias T = JournalEvent.TypeName
+    let good: [String: [String]] = [
+      "logID": [#""00AH2JBTZGE5B23WDH0T2BE1TB""#, #""L""#],
+      "set": [#""00AH2KTSX8HHGGZNVC46QJWSN5""#],
+      "reps": ["8", "0", "12"],
+      "seconds": ["71", "5"],
+      "weight": ["62.5", "110", "0", "-2.5", "1000000"],
+      "events": [#"["00AH2KTSX8HHGGZNVC46QJWSN5"]"#, "[]", #"["A","B"]"#],
+      "reason": [#""undo""#, #""redo""#],
+      "at": ["1700000000123"],
+      "action": [#""00AH2KTSX8HHGGZNVC46QJWSN5""#],
+    ]
+    let (required, optional): ([String], [String]) =
+      switch type {
+      case T.setCompleted: (["logID"], ["reps", "seconds", "weight"])
+      case T.setAdjusted: (["logID", "set"], ["reps", "seconds", "weight"])
+      case T.eventsReverted: (["events", "reason"], [])
+      default: (["logID"], [])
+      }
+    let otherKeys = ["cursorOnly", "extra", #"log\u0049D"#, "notes", "actuals", "reps", "set"]
+    let anyValues = [
+      #""L\u0041""#, #""Zürich""#, #""""#, "-3", "12.0", "1e2", "2000000", "-1e7", "0.1",
+      "9223372036854775807", "9223372036854775808", "1e400", "null", "true", "false", "[]",
+      "[1]", #"["a",2]"#, "{}", #"{"a":1}"#, #""tab\t""#,
+    ]
+    func chance(_ percent: UInt64) -> Bool { random.next() % 100 < percent }
+    func pick(_ items: [String]) -> String { items[Int(random.next() % UInt64(items.count))] }
+    var members: [String] = []
+    func add(_ key: String, goodChance: UInt64) {
+      let value = chance(goodChance) ? pick(good[key] ?? anyValues) : pick(anyValues)
+      members.append("\"\(key)\":\(value)")
+    }
+    for key in required where chance(92) { add(key, goodChance: 90) }
+    for key in optional where chance(40) { add(key, goodChance: 80) }
+    for key in ["at", "action"] where chance(10) { add(key, goodChance: 80) }
+    if chance(12) { add(pick(otherKeys), goodChance: 0) }
+    // The writer sorts the members; reading must not depend on it.
+    if chance(50) { members.sort() } else { members.shuffle(using: &random) }
+    let separator = chance(10) ? ", " : ","
+    let text = "{" + members.joined(separator: separator) + "}"
+    return chance(5) ? text.replacingOccurrences(of: ":", with: " : ") : text
+  }
+}
