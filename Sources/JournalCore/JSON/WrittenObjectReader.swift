@@ -41,8 +41,12 @@ public struct WrittenObjectReader {
 
   private var parser: JSONParser
   private var atFirstMember = true
-  /// Whether the object ended where its bytes end: set by the ``nextKey()`` that returned nil
-  /// for that reason, false when it returned nil for a spelling the reader does not read.
+  /// Whether this object is an element of ``objects(_:)``: it then ends at its `}`, not at
+  /// the end of the bytes.
+  private let isNested: Bool
+  /// Whether the object ended where it should (at the end of the bytes, or at its `}` for an
+  /// element of ``objects(_:)``): set by the ``nextKey()`` that returned nil for that reason,
+  /// false when it returned nil for a spelling the reader does not read.
   public private(set) var isComplete = false
 
   /// A reader of the object in `bytes`; nil when they do not start one.
@@ -50,6 +54,14 @@ public struct WrittenObjectReader {
     guard bytes.first == UInt8(ascii: "{") else { return nil }
     parser = JSONParser(bytes)
     parser.index = 1
+    isNested = false
+  }
+
+  /// A reader of the object whose `{` `parser` is at.
+  private init(nestedAt parser: JSONParser) {
+    self.parser = parser
+    self.parser.index += 1
+    isNested = true
   }
 
   /// The next member's key, the reader then at its value; nil at the object's end (then
@@ -59,21 +71,25 @@ public struct WrittenObjectReader {
   public mutating func nextKey() -> Key? {
     if atFirstMember {
       atFirstMember = false
-      if parser.peek() == UInt8(ascii: "}") {
-        isComplete = parser.bytes.count == 2
-        return nil
-      }
+      if parser.peek() == UInt8(ascii: "}") { return end() }
     } else if parser.peek() == UInt8(ascii: ",") {
       parser.index += 1
     } else {
-      isComplete = parser.peek() == UInt8(ascii: "}") && parser.index + 1 == parser.bytes.count
-      return nil
+      return end()
     }
     guard let key = parser.parsePlainString(), parser.peek() == UInt8(ascii: ":") else {
       return nil
     }
     parser.index += 1
     return Key(bytes: UnsafeRawBufferPointer(rebasing: parser.bytes[key]))
+  }
+
+  /// Ends the object at a `}` where it should end; nil.
+  private mutating func end() -> Key? {
+    guard parser.peek() == UInt8(ascii: "}") else { return nil }
+    parser.index += 1
+    isComplete = isNested || parser.index == parser.bytes.count
+    return nil
   }
 
   /// The value as a string written without escapes; nil for anything else.
@@ -99,6 +115,56 @@ public struct WrittenObjectReader {
       }
     default: return nil
     }
+  }
+
+  /// The value as an array of numbers, `true`, `false` or `null`; nil for anything else.
+  public mutating func scalars() -> [JSONValue]? {
+    guard parser.peek() == UInt8(ascii: "[") else { return nil }
+    parser.index += 1
+    var values: [JSONValue] = []
+    if parser.peek() == UInt8(ascii: "]") {
+      parser.index += 1
+      return values
+    }
+    while let value = scalar() {
+      values.append(value)
+      switch parser.peek() {
+      case UInt8(ascii: ","): parser.index += 1
+      case UInt8(ascii: "]"):
+        parser.index += 1
+        return values
+      default: return nil
+      }
+    }
+    return nil
+  }
+
+  /// The value as an array of objects, each read by `read` to its end; nil for anything
+  /// else, or when `read` gives nil for one.
+  public mutating func objects<Element>(
+    _ read: (inout WrittenObjectReader) -> Element?
+  ) -> [Element]? {
+    guard parser.peek() == UInt8(ascii: "[") else { return nil }
+    parser.index += 1
+    var elements: [Element] = []
+    if parser.peek() == UInt8(ascii: "]") {
+      parser.index += 1
+      return elements
+    }
+    while parser.peek() == UInt8(ascii: "{") {
+      var element = WrittenObjectReader(nestedAt: parser)
+      guard let value = read(&element), element.isComplete else { return nil }
+      parser.index = element.parser.index
+      elements.append(value)
+      switch parser.peek() {
+      case UInt8(ascii: ","): parser.index += 1
+      case UInt8(ascii: "]"):
+        parser.index += 1
+        return elements
+      default: return nil
+      }
+    }
+    return nil
   }
 
   /// The value as an array of strings written without escapes; nil for anything else.

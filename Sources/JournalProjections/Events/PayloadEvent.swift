@@ -56,6 +56,8 @@ struct PayloadEvent {
     case T.logStarted: shape = .logStarted
     case T.logCompleted: shape = .logCompleted
     case T.eventsReverted: shape = .eventsReverted
+    case T.workoutStarted: shape = .workoutStarted
+    case T.metricsRecorded: shape = .metricsRecorded
     case T.setAdjusted: shape = .setAdjusted
     case T.setAdded: shape = .setAdded
     case T.logSkipped: shape = .logSkipped
@@ -69,29 +71,53 @@ struct PayloadEvent {
 
   /// How the payload of each type read in one pass is read.
   private enum Shape {
-    case setCompleted, logStarted, logCompleted, eventsReverted, setAdjusted, setAdded
-    case logSkipped, logReset, logRemoved
+    case setCompleted, logStarted, logCompleted, eventsReverted, workoutStarted, metricsRecorded
+    case setAdjusted, setAdded, logSkipped, logReset, logRemoved
   }
 
-  /// Every member these types have; nil for any other.
   private init?(_ shape: Shape, _ reader: inout WrittenObjectReader) {
-    var fields = Fields()
-    while let key = reader.nextKey() {
-      guard fields.read(key, from: &reader) else { return nil }
+    var metadata = Metadata()
+    let event: JournalEvent?
+    switch shape {
+    case .workoutStarted: event = Self.workoutStarted(&reader, &metadata)
+    case .metricsRecorded: event = Self.metricsRecorded(&reader, &metadata)
+    default:
+      var fields = Fields()
+      while let key = reader.nextKey() {
+        guard fields.read(key, from: &reader) || metadata.read(key, from: &reader) else {
+          return nil
+        }
+      }
+      event = fields.event(shape)
     }
-    guard reader.isComplete, let event = fields.event(shape) else { return nil }
-    self.init(event: event, at: fields.at, action: fields.action)
+    guard reader.isComplete, let event else { return nil }
+    self.init(event: event, at: metadata.at, action: metadata.action)
   }
 
-  /// The members read so far.
-  private struct Fields {
+  /// The members any payload may carry besides its type's (``PayloadMetadata``).
+  private struct Metadata {
     var at: Int64?
     var action: String?
+
+    /// Reads the value of `key`; false when the key is not one of these, was read already,
+    /// or its value is not of the one form read here.
+    mutating func read(_ key: WrittenObjectReader.Key, from reader: inout WrittenObjectReader)
+      -> Bool
+    {
+      if key == "at" { return once(&at, reader.integer()) }
+      if key == "action" { return once(&action, reader.string()) }
+      return false
+    }
+  }
+
+  /// The members of the set, log and revert events.
+  private struct Fields {
     var logID: String?
     var set: String?
     var reps: Int?
     var seconds: Int?
-    var weight: Double?
+    /// A weight, or nil inside when the payload's weight is null.
+    var weight: Double??
     var events: [String]?
     var reason: String?
 
@@ -100,52 +126,14 @@ struct PayloadEvent {
     mutating func read(_ key: WrittenObjectReader.Key, from reader: inout WrittenObjectReader)
       -> Bool
     {
-      if key == "logID" {
-        guard logID == nil else { return false }
-        logID = reader.string()
-        return logID != nil
-      } else if key == "reps" {
-        guard reps == nil, let value = reader.integer().flatMap(Int.init(exactly:)) else {
-          return false
-        }
-        reps = value
-      } else if key == "weight" {
-        // As `PayloadReader.optionalWeight` reads it; null is no weight.
-        guard weight == nil, let value = reader.scalar() else { return false }
-        if value.isNull { return true }
-        guard let double = value.doubleValue, double.isFinite,
-          double.magnitude <= PayloadReader.maximumWeightMagnitude
-        else { return false }
-        weight = double
-      } else if key == "seconds" {
-        guard seconds == nil, let value = reader.integer().flatMap(Int.init(exactly:)) else {
-          return false
-        }
-        seconds = value
-      } else if key == "set" {
-        guard set == nil else { return false }
-        set = reader.string()
-        return set != nil
-      } else if key == "events" {
-        guard events == nil else { return false }
-        events = reader.strings()
-        return events != nil
-      } else if key == "reason" {
-        guard reason == nil else { return false }
-        reason = reader.string()
-        return reason != nil
-      } else if key == "at" {
-        guard at == nil else { return false }
-        at = reader.integer()
-        return at != nil
-      } else if key == "action" {
-        guard action == nil else { return false }
-        action = reader.string()
-        return action != nil
-      } else {
-        return false
-      }
-      return true
+      if key == "logID" { return once(&logID, reader.string()) }
+      if key == "reps" { return once(&reps, reader.int()) }
+      if key == "weight" { return once(&weight, reader.optionalWeight()) }
+      if key == "seconds" { return once(&seconds, reader.int()) }
+      if key == "set" { return once(&set, reader.string()) }
+      if key == "events" { return once(&events, reader.strings()) }
+      if key == "reason" { return once(&reason, reader.string()) }
+      return false
     }
 
     /// The event of `shape` from the members read; nil when one it needs is missing.
@@ -155,7 +143,7 @@ struct PayloadEvent {
         return .eventsReverted(EventsReverted(eventIDs: events, reason: reason))
       }
       guard let logID else { return nil }
-      let actuals = SetActuals(reps: reps, weight: weight, seconds: seconds)
+      let actuals = SetActuals(reps: reps, weight: weight ?? nil, seconds: seconds)
       switch shape {
       case .setCompleted: return .setCompleted(SetCompleted(logID: logID, actuals: actuals))
       case .logStarted: return .logStarted(logID: logID)
@@ -167,9 +155,217 @@ struct PayloadEvent {
       case .logSkipped: return .logSkipped(logID: logID)
       case .logReset: return .logReset(logID: logID)
       case .logRemoved: return .logRemoved(logID: logID)
-      case .eventsReverted: return nil
+      case .eventsReverted, .workoutStarted, .metricsRecorded: return nil
       }
     }
+  }
+
+  /// A workout's start: its settings and every exercise's plan; nil when a member is missing,
+  /// unknown, repeated or of another form (null included: the general decoder reads it).
+  private static func workoutStarted(
+    _ reader: inout WrittenObjectReader,
+    _ metadata: inout Metadata
+  ) -> JournalEvent? {
+    var (splitID, splitName, timeZone): (String?, String?, String?)
+    var (restSeconds, autoAdvance, targetHeartRate): (Int?, Bool?, Int?)
+    var logs: [LogPlan]?
+    while let key = reader.nextKey() {
+      let read: Bool
+      if key == "logs" {
+        read = once(&logs, reader.objects(logPlan))
+      } else if key == "timeZone" {
+        read = once(&timeZone, reader.string())
+      } else if key == "splitID" {
+        read = once(&splitID, reader.string())
+      } else if key == "splitName" {
+        read = once(&splitName, reader.string())
+      } else if key == "restSeconds" {
+        read = once(&restSeconds, reader.int())
+      } else if key == "autoAdvance" {
+        read = once(&autoAdvance, reader.bool())
+      } else if key == "targetHeartRate" {
+        read = once(&targetHeartRate, reader.int())
+      } else {
+        read = metadata.read(key, from: &reader)
+      }
+      guard read else { return nil }
+    }
+    guard let timeZone, let logs else { return nil }
+    return .workoutStarted(
+      WorkoutStarted(
+        splitID: splitID,
+        splitName: splitName,
+        timeZone: timeZone,
+        restSeconds: restSeconds,
+        autoAdvance: autoAdvance,
+        targetHeartRate: targetHeartRate,
+        logs: logs
+      )
+    )
+  }
+
+  /// One exercise of a workout's start (``LogPlan``).
+  private static func logPlan(_ reader: inout WrittenObjectReader) -> LogPlan? {
+    var (logID, name, libraryName, notes): (String?, String?, String?, String?)
+    var (order, sets, reps, durationSeconds): (Int?, Int?, Int?, Int?)
+    var weight: Double?
+    var loadType: LoadType?
+    var machineSettings: [MachineSetting]?
+    while let key = reader.nextKey() {
+      let read: Bool
+      if key == "logID" {
+        read = once(&logID, reader.string())
+      } else if key == "name" {
+        read = once(&name, reader.string())
+      } else if key == "order" {
+        read = once(&order, reader.int())
+      } else if key == "sets" {
+        read = once(&sets, reader.int())
+      } else if key == "reps" {
+        read = once(&reps, reader.int())
+      } else if key == "weight" {
+        read = once(&weight, reader.optionalWeight() ?? nil)
+      } else if key == "loadType" {
+        read = once(&loadType, reader.int().flatMap(LoadType.init(rawValue:)))
+      } else if key == "durationSeconds" {
+        read = once(&durationSeconds, reader.int())
+      } else if key == "libraryName" {
+        read = once(&libraryName, reader.string())
+      } else if key == "machineSettings" {
+        read = once(&machineSettings, reader.objects(machineSetting))
+      } else if key == "notes" {
+        read = once(&notes, reader.string())
+      } else {
+        read = false
+      }
+      guard read else { return nil }
+    }
+    guard let logID, let order, let name, let sets, let reps, let weight, let loadType else {
+      return nil
+    }
+    let plan = ExercisePlan(
+      name: name,
+      sets: sets,
+      reps: reps,
+      weight: weight,
+      loadType: loadType,
+      durationSeconds: durationSeconds ?? 0,
+      machineSettings: machineSettings,
+      libraryName: libraryName
+    )
+    return LogPlan(logID: logID, order: order, plan: plan, notes: notes)
+  }
+
+  /// One `{name, value}` machine setting.
+  private static func machineSetting(_ reader: inout WrittenObjectReader) -> MachineSetting? {
+    var (name, value): (String?, String?)
+    while let key = reader.nextKey() {
+      let read: Bool
+      if key == "name" {
+        read = once(&name, reader.string())
+      } else if key == "value" {
+        read = once(&value, reader.string())
+      } else {
+        read = false
+      }
+      guard read else { return nil }
+    }
+    guard let name, let value else { return nil }
+    return MachineSetting(name: name, value: value)
+  }
+
+  /// What a device measured during a workout.
+  private static func metricsRecorded(
+    _ reader: inout WrittenObjectReader,
+    _ metadata: inout Metadata
+  ) -> JournalEvent? {
+    var (activeEnergyKcal, avgHeartRate, maxHeartRate): (Double?, Double?, Double?)
+    var (minHeartRate, totalVolume): (Double?, Double?)
+    var hrZoneSeconds: [Double]?
+    var healthKitWorkoutUUID: String?
+    var source: MetricSource?
+    while let key = reader.nextKey() {
+      let read: Bool
+      if key == "activeEnergyKcal" {
+        read = once(&activeEnergyKcal, reader.number())
+      } else if key == "avgHeartRate" {
+        read = once(&avgHeartRate, reader.number())
+      } else if key == "maxHeartRate" {
+        read = once(&maxHeartRate, reader.number())
+      } else if key == "minHeartRate" {
+        read = once(&minHeartRate, reader.number())
+      } else if key == "hrZoneSeconds" {
+        read = once(&hrZoneSeconds, reader.numbers())
+      } else if key == "healthKitWorkoutUUID" {
+        read = once(&healthKitWorkoutUUID, reader.string())
+      } else if key == "source" {
+        read = once(&source, reader.string().flatMap(MetricSource.init(rawValue:)))
+      } else if key == "totalVolume" {
+        read = once(&totalVolume, reader.number())
+      } else {
+        read = metadata.read(key, from: &reader)
+      }
+      guard read else { return nil }
+    }
+    guard let source else { return nil }
+    return .metricsRecorded(
+      MetricsRecorded(
+        activeEnergyKcal: activeEnergyKcal,
+        avgHeartRate: avgHeartRate,
+        maxHeartRate: maxHeartRate,
+        minHeartRate: minHeartRate,
+        hrZoneSeconds: hrZoneSeconds,
+        healthKitWorkoutUUID: healthKitWorkoutUUID,
+        source: source,
+        totalVolume: totalVolume
+      )
+    )
+  }
+}
+
+/// Keeps `value` in `field` when the field is not set yet; whether it did (false for a
+/// value that did not read, or a member read twice).
+private func once<Value>(_ field: inout Value?, _ value: Value?) -> Bool {
+  guard field == nil, let value else { return false }
+  field = value
+  return true
+}
+
+extension WrittenObjectReader {
+  /// The value as an `Int`, as ``PayloadReader/int(_:)`` reads one written plainly.
+  fileprivate mutating func int() -> Int? { integer().flatMap(Int.init(exactly:)) }
+
+  /// The value when `true` or `false`.
+  fileprivate mutating func bool() -> Bool? { scalar()?.boolValue }
+
+  /// The value as a finite number, as ``PayloadReader/optionalDouble(_:)`` reads one.
+  fileprivate mutating func number() -> Double? {
+    guard let value = scalar()?.doubleValue, value.isFinite else { return nil }
+    return value
+  }
+
+  /// The value as an array of finite numbers, as ``PayloadReader/optionalDoubles(_:)`` reads
+  /// one.
+  fileprivate mutating func numbers() -> [Double]? {
+    guard let values = scalars() else { return nil }
+    var numbers: [Double] = []
+    numbers.reserveCapacity(values.count)
+    for value in values {
+      guard let number = value.doubleValue, number.isFinite else { return nil }
+      numbers.append(number)
+    }
+    return numbers
+  }
+
+  /// The value as a weight, or nil inside for null, as ``PayloadReader/optionalWeight(_:)``
+  /// reads it.
+  fileprivate mutating func optionalWeight() -> Double?? {
+    guard let value = scalar() else { return nil }
+    if value.isNull { return .some(nil) }
+    guard let weight = value.doubleValue, weight.isFinite,
+      weight.magnitude <= PayloadReader.maximumWeightMagnitude
+    else { return nil }
+    return weight
   }
 }
 
@@ -178,7 +374,7 @@ extension JournalEvent {
   /// (``PayloadEvent``), the commonest first.
   public static let onePassTypes = [
     TypeName.setCompleted, TypeName.logStarted, TypeName.logCompleted, TypeName.eventsReverted,
-    TypeName.setAdjusted, TypeName.setAdded, TypeName.logSkipped, TypeName.logReset,
-    TypeName.logRemoved,
+    TypeName.workoutStarted, TypeName.metricsRecorded, TypeName.setAdjusted, TypeName.setAdded,
+    TypeName.logSkipped, TypeName.logReset, TypeName.logRemoved,
   ]
 }

@@ -89,12 +89,55 @@ import Testing
       "reason": [#""undo""#, #""redo""#],
       "at": ["1700000000123"],
       "action": [#""00AH2KTSX8HHGGZNVC46QJWSN5""#],
+      "timeZone": [#""Europe/Berlin""#],
+      "splitID": [#""0096B1Y580CDKZZ7153MRM4E9A""#],
+      "splitName": [#""Legs""#],
+      "restSeconds": ["120"],
+      "autoAdvance": ["true", "false"],
+      "targetHeartRate": ["140"],
+      "logs": [
+        "[]",
+        #"[{"durationSeconds":0,"libraryName":"Squat","loadType":1,"logID":"L1","name":"Squat","#
+          + #""order":0,"reps":5,"sets":5,"weight":112.5}]"#,
+        #"[{"loadType":2,"logID":"L1","name":"Plank","order":0,"reps":1,"sets":3,"weight":0},"#
+          + #"{"logID":"L2","loadType":1,"machineSettings":[{"name":"Seat","value":"4"}],"#
+          + #""name":"Leg Press","notes":"slow","order":1,"reps":12,"sets":3,"weight":185}]"#,
+        #"[{"loadType":1,"logID":"L1","name":"Row","order":0,"reps":8,"sets":4,"weight":null}]"#,
+        #"[{"loadType":7,"logID":"L1","name":"Row","order":0,"reps":8,"sets":4,"weight":60}]"#,
+        #"[{"loadType":1,"logID":"L1","name":"Row","order":0,"reps":8,"weight":60}]"#,
+        #"[{"loadType":1,"logID":"L1","name":"Row","order":0,"reps":8,"sets":4,"weight":60,"#
+          + #""machineSettings":[{"name":"Seat"}]}]"#,
+        #"[{"loadType":1,"logID":"L1","name":"R\u00f6w","order":0,"reps":8,"sets":4,"weight":6,"#
+          + #""extra":1}]"#,
+        #"[{"loadType":1,"logID":"L1","name":"Row","order":0.5,"reps":8,"sets":4,"weight":6}]"#,
+      ],
+      "source": [#""watch""#, #""phoneEstimate""#, #""scale""#],
+      "activeEnergyKcal": ["374", "107.5"],
+      "avgHeartRate": ["107"],
+      "maxHeartRate": ["180"],
+      "minHeartRate": ["79"],
+      "totalVolume": ["5120.5"],
+      "hrZoneSeconds": ["[791,335,590]", "[]", "[1,null]", "[1,true]"],
+      "healthKitWorkoutUUID": [#""00000000-0000-4000-8000-000000000000""#],
     ]
     let (required, optional): ([String], [String]) =
       switch type {
       case T.setCompleted: (["logID"], ["reps", "seconds", "weight"])
       case T.setAdjusted: (["logID", "set"], ["reps", "seconds", "weight"])
       case T.eventsReverted: (["events", "reason"], [])
+      case T.workoutStarted:
+        (
+          ["timeZone", "logs"],
+          ["splitID", "splitName", "restSeconds", "autoAdvance", "targetHeartRate"]
+        )
+      case T.metricsRecorded:
+        (
+          ["source"],
+          [
+            "activeEnergyKcal", "avgHeartRate", "maxHeartRate", "minHeartRate", "totalVolume",
+            "hrZoneSeconds", "healthKitWorkoutUUID",
+          ]
+        )
       default: (["logID"], [])
       }
     let otherKeys = ["cursorOnly", "extra", #"log\u0049D"#, "notes", "actuals", "reps", "set"]
