@@ -98,6 +98,13 @@ public struct WrittenObjectReader {
     return String(decoding: UnsafeRawBufferPointer(rebasing: parser.bytes[content]), as: UTF8.self)
   }
 
+  /// The value as a string written without escapes, sharing the storage of the same string
+  /// read lately (``RecentStrings``); nil for anything else.
+  public mutating func string(sharing recent: inout RecentStrings) -> String? {
+    guard let content = parser.parsePlainString() else { return nil }
+    return recent.string(UnsafeRawBufferPointer(rebasing: parser.bytes[content]))
+  }
+
   /// The value as an integer written plainly (no fraction, no exponent) that fits in Int64;
   /// nil for anything else.
   public mutating func integer() -> Int64? { parser.parsePlainInteger() }

@@ -16,7 +16,8 @@ extension JournalEvent {
   ///
   /// - Throws: ``PayloadError`` for an unknown type or a malformed payload.
   public init(type: String, payload: JSONPayload) throws(PayloadError) {
-    if let written = PayloadEvent(writtenSpelling: type, payload: payload) {
+    var strings = RecentStrings()
+    if let written = PayloadEvent(writtenSpelling: type, payload: payload, strings: &strings) {
       self = written.event
     } else {
       try self.init(type: type, reader: PayloadReader(payload, type: type))

@@ -27,8 +27,16 @@ struct PayloadEvent {
   /// type or spelling, by the general decoder.
   ///
   /// - Throws: ``PayloadError`` for an unknown type or a malformed payload.
-  static func decode(type: String, payload: JSONPayload) throws(PayloadError) -> PayloadEvent {
-    if let written = PayloadEvent(writtenSpelling: type, payload: payload) { return written }
+  ///
+  /// Log ids share the storage of the same ids read lately in `strings`.
+  static func decode(
+    type: String,
+    payload: JSONPayload,
+    strings: inout RecentStrings
+  ) throws(PayloadError) -> PayloadEvent {
+    if let written = PayloadEvent(writtenSpelling: type, payload: payload, strings: &strings) {
+      return written
+    }
     return try PayloadEvent(type: type, reading: payload)
   }
 
@@ -47,7 +55,9 @@ struct PayloadEvent {
 
   /// The event of a current-version payload of `type` read in one pass; nil when the type is
   /// not one read so or the payload is not in the writer's spelling.
-  init?(writtenSpelling type: String, payload: JSONPayload) {
+  ///
+  /// Log ids share the storage of the same ids read lately in `strings`.
+  init?(writtenSpelling type: String, payload: JSONPayload, strings: inout RecentStrings) {
     typealias T = JournalEvent.TypeName
     // The types in the order of how common they are in a journal.
     let shape: Shape
@@ -65,7 +75,8 @@ struct PayloadEvent {
     case T.logRemoved: shape = .logRemoved
     default: return nil
     }
-    guard let written = payload.withWrittenObject({ Self(shape, &$0) }) else { return nil }
+    let written = payload.withWrittenObject { reader in Self(shape, &reader, &strings) }
+    guard let written else { return nil }
     self = written
   }
 
@@ -75,16 +86,22 @@ struct PayloadEvent {
     case setAdjusted, setAdded, logSkipped, logReset, logRemoved
   }
 
-  private init?(_ shape: Shape, _ reader: inout WrittenObjectReader) {
+  private init?(
+    _ shape: Shape,
+    _ reader: inout WrittenObjectReader,
+    _ strings: inout RecentStrings
+  ) {
     var metadata = Metadata()
     let event: JournalEvent?
     switch shape {
-    case .workoutStarted: event = Self.workoutStarted(&reader, &metadata)
+    case .workoutStarted: event = Self.workoutStarted(&reader, &metadata, &strings)
     case .metricsRecorded: event = Self.metricsRecorded(&reader, &metadata)
     default:
       var fields = Fields()
       while let key = reader.nextKey() {
-        guard fields.read(key, from: &reader) || metadata.read(key, from: &reader) else {
+        guard
+          fields.read(key, from: &reader, &strings) || metadata.read(key, from: &reader)
+        else {
           return nil
         }
       }
@@ -101,7 +118,10 @@ struct PayloadEvent {
 
     /// Reads the value of `key`; false when the key is not one of these, was read already,
     /// or its value is not of the one form read here.
-    mutating func read(_ key: WrittenObjectReader.Key, from reader: inout WrittenObjectReader)
+    mutating func read(
+      _ key: WrittenObjectReader.Key,
+      from reader: inout WrittenObjectReader
+    )
       -> Bool
     {
       if key == "at" { return once(&at, reader.integer()) }
@@ -123,10 +143,12 @@ struct PayloadEvent {
 
     /// Reads the value of `key`; false when the key is none of these, was read already, or
     /// its value is not of the one form read here.
-    mutating func read(_ key: WrittenObjectReader.Key, from reader: inout WrittenObjectReader)
-      -> Bool
-    {
-      if key == "logID" { return once(&logID, reader.string()) }
+    mutating func read(
+      _ key: WrittenObjectReader.Key,
+      from reader: inout WrittenObjectReader,
+      _ strings: inout RecentStrings
+    ) -> Bool {
+      if key == "logID" { return once(&logID, reader.string(sharing: &strings)) }
       if key == "reps" { return once(&reps, reader.int()) }
       if key == "weight" { return once(&weight, reader.optionalWeight()) }
       if key == "seconds" { return once(&seconds, reader.int()) }
@@ -164,7 +186,8 @@ struct PayloadEvent {
   /// unknown, repeated or of another form (null included: the general decoder reads it).
   private static func workoutStarted(
     _ reader: inout WrittenObjectReader,
-    _ metadata: inout Metadata
+    _ metadata: inout Metadata,
+    _ strings: inout RecentStrings
   ) -> JournalEvent? {
     var (splitID, splitName, timeZone): (String?, String?, String?)
     var (restSeconds, autoAdvance, targetHeartRate): (Int?, Bool?, Int?)
@@ -172,7 +195,7 @@ struct PayloadEvent {
     while let key = reader.nextKey() {
       let read: Bool
       if key == "logs" {
-        read = once(&logs, reader.objects(logPlan))
+        read = once(&logs, reader.objects { logPlan(&$0, &strings) })
       } else if key == "timeZone" {
         read = once(&timeZone, reader.string())
       } else if key == "splitID" {
@@ -205,7 +228,10 @@ struct PayloadEvent {
   }
 
   /// One exercise of a workout's start (``LogPlan``).
-  private static func logPlan(_ reader: inout WrittenObjectReader) -> LogPlan? {
+  private static func logPlan(
+    _ reader: inout WrittenObjectReader,
+    _ strings: inout RecentStrings
+  ) -> LogPlan? {
     var (logID, name, libraryName, notes): (String?, String?, String?, String?)
     var (order, sets, reps, durationSeconds): (Int?, Int?, Int?, Int?)
     var weight: Double?
@@ -214,7 +240,7 @@ struct PayloadEvent {
     while let key = reader.nextKey() {
       let read: Bool
       if key == "logID" {
-        read = once(&logID, reader.string())
+        read = once(&logID, reader.string(sharing: &strings))
       } else if key == "name" {
         read = once(&name, reader.string())
       } else if key == "order" {

@@ -134,7 +134,7 @@ public final class Journal: @unchecked Sendable {
     }
     guard allCurrent else { return nil }
     if var records = stored.takeRecords() {
-      return records.consumeIfAll(state: StreamIDs()) { record, streamIDs in
+      return records.consumeIfAll(state: DecodeCache()) { record, cache in
         // A ULID's text has no `#`: it is its own stored id.
         let id = record.id.description
         return try? foldEvent(
@@ -144,7 +144,8 @@ public final class Journal: @unchecked Sendable {
           milliseconds: record.time.milliseconds,
           counter: record.time.counter,
           stream: record.stream,
-          (stored: id, stream: streamIDs.id(of: record.stream)),
+          storedID: id,
+          cache: &cache,
           type: record.type,
           payload: record.storedPayload,
           part: 0
@@ -152,8 +153,8 @@ public final class Journal: @unchecked Sendable {
       }
     }
     let events = stored
-    return [FoldEvent](concurrentlyMaking: events.count, state: StreamIDs()) { index, streamIDs in
-      decodeCurrent(events[index], streamIDs: &streamIDs)
+    return [FoldEvent](concurrentlyMaking: events.count, state: DecodeCache()) { index, cache in
+      decodeCurrent(events[index], cache: &cache)
     }
   }
 
@@ -161,10 +162,17 @@ public final class Journal: @unchecked Sendable {
   /// decode.
   private static func decodeCurrent(
     _ record: StoredEvent,
-    streamIDs: inout StreamIDs
+    cache: inout DecodeCache
   ) -> FoldEvent? {
-    let ids = (stored: FoldEvent.storedID(of: record.id), stream: streamIDs.id(of: record.stream))
-    return try? foldEvent(record, ids, type: record.type, payload: record.storedPayload, part: 0)
+    let storedID = FoldEvent.storedID(of: record.id)
+    return try? foldEvent(
+      record,
+      storedID: storedID,
+      cache: &cache,
+      type: record.type,
+      payload: record.storedPayload,
+      part: 0
+    )
   }
 
   /// Walks decoded chunks in stored order, applying the quarantine rule.
@@ -211,13 +219,13 @@ public final class Journal: @unchecked Sendable {
       let range = chunk.first..<min(stored.count, chunk.first + size)
       chunk.events.reserveCapacity(range.count)
       chunk.ends.reserveCapacity(range.count)
-      var streamIDs = StreamIDs()
+      var cache = DecodeCache()
       for position in range {
         if let failure = decode(
           stored[position],
           upcaster: upcaster,
           into: &chunk.events,
-          streamIDs: &streamIDs
+          cache: &cache
         ) {
           chunk.failures[position - chunk.first] = failure
         }
@@ -233,8 +241,8 @@ public final class Journal: @unchecked Sendable {
     upcaster: Upcaster
   ) -> Result<[FoldEvent], DecodeFailure> {
     var events: [FoldEvent] = []
-    var streamIDs = StreamIDs()
-    if let failure = decode(record, upcaster: upcaster, into: &events, streamIDs: &streamIDs) {
+    var cache = DecodeCache()
+    if let failure = decode(record, upcaster: upcaster, into: &events, cache: &cache) {
       return .failure(failure)
     }
     return .success(events)
@@ -247,14 +255,21 @@ public final class Journal: @unchecked Sendable {
     _ record: StoredEvent,
     upcaster: Upcaster,
     into events: inout [FoldEvent],
-    streamIDs: inout StreamIDs
+    cache: inout DecodeCache
   ) -> DecodeFailure? {
-    let ids = (stored: FoldEvent.storedID(of: record.id), stream: streamIDs.id(of: record.stream))
+    let storedID = FoldEvent.storedID(of: record.id)
     // Most events are stored at their type's current version: nothing to lift.
     if upcaster.currentVersions[record.type] == record.version {
       do {
         events.append(
-          try foldEvent(record, ids, type: record.type, payload: record.storedPayload, part: 0)
+          try foldEvent(
+            record,
+            storedID: storedID,
+            cache: &cache,
+            type: record.type,
+            payload: record.storedPayload,
+            part: 0
+          )
         )
         return nil
       } catch {
@@ -277,7 +292,8 @@ public final class Journal: @unchecked Sendable {
         events.append(
           try foldEvent(
             record,
-            ids,
+            storedID: storedID,
+            cache: &cache,
             type: item.type,
             payload: JSONPayload(item.payload),
             part: part
@@ -295,7 +311,8 @@ public final class Journal: @unchecked Sendable {
   /// `payload`.
   private static func foldEvent(
     _ record: StoredEvent,
-    _ ids: (stored: String, stream: String),
+    storedID: String,
+    cache: inout DecodeCache,
     type: String,
     payload: JSONPayload,
     part: Int
@@ -307,7 +324,8 @@ public final class Journal: @unchecked Sendable {
       milliseconds: record.milliseconds,
       counter: record.counter,
       stream: record.stream,
-      ids,
+      storedID: storedID,
+      cache: &cache,
       type: type,
       payload: payload,
       part: part
@@ -323,16 +341,17 @@ public final class Journal: @unchecked Sendable {
     milliseconds: Int64,
     counter: UInt32,
     stream: String,
-    _ ids: (stored: String, stream: String),
+    storedID: String,
+    cache: inout DecodeCache,
     type: String,
     payload: JSONPayload,
     part: Int
   ) throws(PayloadError) -> FoldEvent {
-    let decoded = try PayloadEvent.decode(type: type, payload: payload)
+    let decoded = try PayloadEvent.decode(type: type, payload: payload, strings: &cache.strings)
     return FoldEvent(
       id: part == 0 ? id : "\(id)#\(part + 1)",
-      storedID: ids.stored,
-      streamID: ids.stream,
+      storedID: storedID,
+      streamID: cache.streamID(of: stream),
       device: device,
       sequence: sequence,
       milliseconds: milliseconds,
@@ -344,13 +363,15 @@ public final class Journal: @unchecked Sendable {
     )
   }
 
-  /// The stream id of the last stream decoded: events of one stream come in runs, and share
-  /// one copy of its id.
-  struct StreamIDs {
+  /// What decoding a run of events remembers, so that the strings its events repeat share
+  /// one copy: the stream id of the last stream (events of one stream come in runs), and the
+  /// log ids read lately.
+  struct DecodeCache {
     private var stream = ""
     private var id = ""
+    var strings = RecentStrings()
 
-    mutating func id(of stream: String) -> String {
+    mutating func streamID(of stream: String) -> String {
       if stream != self.stream {
         self.stream = stream
         id = FoldEvent.streamID(of: stream)
@@ -437,9 +458,9 @@ public final class Journal: @unchecked Sendable {
       positions[device] = nil
     }
     var appended: [FoldEvent] = []
-    var streamIDs = StreamIDs()
+    var cache = DecodeCache()
     for record in stored {
-      _ = Self.decode(record, upcaster: upcaster, into: &appended, streamIDs: &streamIDs)
+      _ = Self.decode(record, upcaster: upcaster, into: &appended, cache: &cache)
     }
     history += appended
     digest?.append(contentsOf: appended)

@@ -22,11 +22,14 @@ import Testing
   @Test func everyCommonPayloadTheSampleWritesIsReadInOnePass() throws {
     let sample = try GeneratedSample.shared.get()
     var read = 0
+    // Shared by every payload, as by the events of a run when a journal is read.
+    var strings = RecentStrings()
     let current = JournalEvent.currentVersions
     for record in sample.records
-    where JournalEvent.onePassTypes.contains(record.type) && current[record.type] == record.version {
+    where JournalEvent.onePassTypes.contains(record.type) && current[record.type] == record.version
+    {
       let payload = record.storedPayload
-      let onePass = PayloadEvent(writtenSpelling: record.type, payload: payload)
+      let onePass = PayloadEvent(writtenSpelling: record.type, payload: payload, strings: &strings)
       #expect(onePass != nil, "\(record.location) was left to the general decoder")
       let general = try PayloadEvent(type: record.type, reading: payload)
       #expect(onePass.map(Reading.init) == Reading(general), "\(record.location)")
@@ -35,15 +38,17 @@ import Testing
     #expect(read > 1_000)
   }
 
-  /// Seeded payloads: the writer's spelling and its near misses (escapes, whitespace, other
-  /// number forms, nulls, unknown, repeated or missing members, metadata). Wherever the
-  /// one-pass reading gives an event, the general decoder gives the same; both sides are
-  /// taken often.
+  /// Seeded payloads in the writer's spelling and its near misses agree.
+  ///
+  /// The near misses: escapes, whitespace, other number forms, nulls, unknown, repeated or
+  /// missing members, metadata. Wherever the one-pass reading gives an event, the general
+  /// decoder gives the same; both sides are taken often.
   @Test func seededSpellingsReadAsTheGeneralDecoderReadsThem() throws {
     var random = SplitMix64(seed: 0x5EED_0F_0E)
     var (onePass, general, refused) = (0, 0, 0)
     var types = JournalEvent.onePassTypes
     types.append(JournalEvent.TypeName.workoutEnded)
+    var strings = RecentStrings()
     for _ in 0..<6_000 {
       let type = types[Int(random.next() % UInt64(types.count))]
       let text = Self.payloadText(for: type, using: &random)
@@ -51,7 +56,7 @@ import Testing
       let expected = Result { () throws(PayloadError) in
         Reading(try PayloadEvent(type: type, reading: payload))
       }
-      if let read = PayloadEvent(writtenSpelling: type, payload: payload) {
+      if let read = PayloadEvent(writtenSpelling: type, payload: payload, strings: &strings) {
         #expect(Result.success(Reading(read)) == expected, "\(type) \(text)")
         onePass += 1
       } else if case .success = expected {
