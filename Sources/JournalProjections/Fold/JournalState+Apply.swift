@@ -169,12 +169,19 @@ extension JournalState {
   /// Applies a log-level event to a live workout, then stamps it and derives its status.
   private mutating func editWorkout(_ e: FoldEvent) {
     let id = e.streamID
-    guard let index = workouts.index(forKey: id) else {
+    let index: [String: WorkoutState].Index
+    if let last = lastEdited, last.id == id {
+      index = last.index
+    } else if let found = workouts.index(forKey: id) {
+      index = found
+    } else {
       report(e, "no workout '\(id)'; ignored")
       return
     }
-    // Edited where it lies in the dictionary's storage: one look-up, nothing copied or moved.
+    // Edited where it lies in the dictionary's storage: at most one look-up, nothing copied
+    // or moved.
     if let problem = Self.editWorkout(&workouts.values[index], id: id, e) { report(e, problem) }
+    lastEdited = (id, index)
   }
 
   /// Applies `e` to `state`, then stamps it and derives its status; returns the anomaly

@@ -60,12 +60,20 @@ public struct WorkoutState: Sendable, Hashable {
 /// anomalies met on the way.
 public struct JournalState: Sendable {
   public internal(set) var splits: [String: SplitState] = [:]
-  public internal(set) var workouts: [String: WorkoutState] = [:]
+  public internal(set) var workouts: [String: WorkoutState] = [:] {
+    didSet { lastEdited = nil }
+  }
   public internal(set) var anomalies: [Anomaly] = []
   /// "Now" for the fold: the record time of the last event folded.
   public internal(set) var now: Date?
   /// How many events were folded.
   public internal(set) var eventCount = 0
+  /// The workout edited last, and where it lies in ``workouts``.
+  ///
+  /// A workout's events come in runs, so the next one finds it without hashing its id. Any
+  /// change to ``workouts`` forgets it (its indices may move); an edit in place remembers it
+  /// again.
+  var lastEdited: (id: String, index: [String: WorkoutState].Index)?
 
   public init() {}
 
