@@ -20,6 +20,16 @@ let upcaster: Upcaster = {
   }
 }()
 
+/// Stops when `type` decodes differently (or fails differently) from the payload's checked
+/// bytes and from its value.
+func expectSameEvent(_ type: String, _ bytes: JSONPayload, _ value: JSONValue, _ input: String) {
+  let fromBytes = Result { () throws(PayloadError) in try JournalEvent(type: type, payload: bytes) }
+  let fromValue = Result { () throws(PayloadError) in try JournalEvent(type: type, payload: value) }
+  guard fromBytes == fromValue else {
+    fatalError("'\(type)' decodes differently from bytes and from its value: \(input)")
+  }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPayloadDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let input = UnsafeRawBufferPointer(start: data, count: size)
@@ -42,15 +52,7 @@ public func fuzzPayloadDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int
     // from its bytes (that reading first) and from its value (the general decoder only).
     if let checked, let parsed {
       for type in JournalEvent.onePassTypes {
-        let fromBytes = Result { () throws(PayloadError) in
-          try JournalEvent(type: type, payload: checked)
-        }
-        let fromValue = Result { () throws(PayloadError) in
-          try JournalEvent(type: type, payload: parsed)
-        }
-        guard fromBytes == fromValue else {
-          fatalError("'\(type)' reads differently from bytes and from its value: \(Array(input))")
-        }
+        expectSameEvent(type, checked, parsed, "\(Array(input))")
       }
     }
   }
@@ -59,15 +61,7 @@ public func fuzzPayloadDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int
   if let payload = json["data"], let type = json["type"]?.stringValue,
     let bytes = try? payload.serialized(), let checked = try? JSONPayload(checking: bytes)
   {
-    let fromValue = Result { () throws(PayloadError) in
-      try JournalEvent(type: type, payload: payload)
-    }
-    let fromBytes = Result { () throws(PayloadError) in
-      try JournalEvent(type: type, payload: checked)
-    }
-    guard fromValue == fromBytes else {
-      fatalError("'\(type)' decodes differently from bytes and from its value: \(payload)")
-    }
+    expectSameEvent(type, checked, payload, "\(payload)")
   }
   guard
     let type = json["type"]?.stringValue,

@@ -125,31 +125,29 @@ public struct WrittenObjectReader {
   }
 
   /// The value as an array of numbers, `true`, `false` or `null`; nil for anything else.
-  public mutating func scalars() -> [JSONValue]? {
-    guard parser.peek() == UInt8(ascii: "[") else { return nil }
-    parser.index += 1
-    var values: [JSONValue] = []
-    if parser.peek() == UInt8(ascii: "]") {
-      parser.index += 1
-      return values
-    }
-    while let value = scalar() {
-      values.append(value)
-      switch parser.peek() {
-      case UInt8(ascii: ","): parser.index += 1
-      case UInt8(ascii: "]"):
-        parser.index += 1
-        return values
-      default: return nil
-      }
-    }
-    return nil
-  }
+  public mutating func scalars() -> [JSONValue]? { array { $0.scalar() } }
+
+  /// The value as an array of strings written without escapes; nil for anything else.
+  public mutating func strings() -> [String]? { array { $0.string() } }
 
   /// The value as an array of objects, each read by `read` to its end; nil for anything
   /// else, or when `read` gives nil for one.
   public mutating func objects<Element>(
     _ read: (inout WrittenObjectReader) -> Element?
+  ) -> [Element]? {
+    array { reader in
+      guard reader.parser.peek() == UInt8(ascii: "{") else { return nil }
+      var element = WrittenObjectReader(nestedAt: reader.parser)
+      guard let value = read(&element), element.isComplete else { return nil }
+      reader.parser.index = element.parser.index
+      return value
+    }
+  }
+
+  /// The value as an array, each element read by `element`; nil for anything else, or when
+  /// `element` gives nil for one.
+  private mutating func array<Element>(
+    _ element: (inout WrittenObjectReader) -> Element?
   ) -> [Element]? {
     guard parser.peek() == UInt8(ascii: "[") else { return nil }
     parser.index += 1
@@ -158,10 +156,7 @@ public struct WrittenObjectReader {
       parser.index += 1
       return elements
     }
-    while parser.peek() == UInt8(ascii: "{") {
-      var element = WrittenObjectReader(nestedAt: parser)
-      guard let value = read(&element), element.isComplete else { return nil }
-      parser.index = element.parser.index
+    while let value = element(&self) {
       elements.append(value)
       switch parser.peek() {
       case UInt8(ascii: ","): parser.index += 1
@@ -172,27 +167,5 @@ public struct WrittenObjectReader {
       }
     }
     return nil
-  }
-
-  /// The value as an array of strings written without escapes; nil for anything else.
-  public mutating func strings() -> [String]? {
-    guard parser.peek() == UInt8(ascii: "[") else { return nil }
-    parser.index += 1
-    var strings: [String] = []
-    if parser.peek() == UInt8(ascii: "]") {
-      parser.index += 1
-      return strings
-    }
-    while true {
-      guard let string = string() else { return nil }
-      strings.append(string)
-      switch parser.peek() {
-      case UInt8(ascii: ","): parser.index += 1
-      case UInt8(ascii: "]"):
-        parser.index += 1
-        return strings
-      default: return nil
-      }
-    }
   }
 }

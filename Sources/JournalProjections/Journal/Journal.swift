@@ -154,20 +154,18 @@ public final class Journal: @unchecked Sendable {
     }
     let events = stored
     return [FoldEvent](concurrentlyMaking: events.count, state: DecodeCache()) { index, cache in
-      decodeCurrent(events[index], cache: &cache)
+      try? currentEvent(events[index], cache: &cache)
     }
   }
 
-  /// The one event of a stored event at its type's current version; nil when it does not
-  /// decode.
-  private static func decodeCurrent(
+  /// The one event of a stored event at its type's current version.
+  private static func currentEvent(
     _ record: StoredEvent,
     cache: inout DecodeCache
-  ) -> FoldEvent? {
-    let storedID = FoldEvent.storedID(of: record.id)
-    return try? foldEvent(
+  ) throws(PayloadError) -> FoldEvent {
+    try foldEvent(
       record,
-      storedID: storedID,
+      storedID: FoldEvent.storedID(of: record.id),
       cache: &cache,
       type: record.type,
       payload: record.storedPayload,
@@ -257,20 +255,10 @@ public final class Journal: @unchecked Sendable {
     into events: inout [FoldEvent],
     cache: inout DecodeCache
   ) -> DecodeFailure? {
-    let storedID = FoldEvent.storedID(of: record.id)
     // Most events are stored at their type's current version: nothing to lift.
     if upcaster.currentVersions[record.type] == record.version {
       do {
-        events.append(
-          try foldEvent(
-            record,
-            storedID: storedID,
-            cache: &cache,
-            type: record.type,
-            payload: record.storedPayload,
-            part: 0
-          )
-        )
+        events.append(try currentEvent(record, cache: &cache))
         return nil
       } catch {
         return DecodeFailure(reason: error.description)
@@ -286,6 +274,7 @@ public final class Journal: @unchecked Sendable {
     } catch {
       return DecodeFailure(reason: error.reason)
     }
+    let storedID = FoldEvent.storedID(of: record.id)
     let count = events.count
     for (part, item) in lifted.enumerated() {
       do {
