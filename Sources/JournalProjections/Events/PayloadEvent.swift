@@ -4,12 +4,12 @@ import JournalCore
 ///
 /// Replaying a journal decodes mostly a handful of small payloads (`{"logID":…,"reps":8,
 /// "weight":62.5}`): for those types a payload in the writer's spelling is read member by
-/// member in one pass (``init(writtenSpelling:payload:)``, over a ``WrittenObjectReader``),
-/// with no member table and no look-up by key. Any other type or spelling — an unknown or
-/// repeated member, an escape, a value of another form, a value the general decoder would
-/// refuse — is read by the general decoder (``init(type:reading:)``), which takes every
-/// spelling and says what is wrong. The two give the same event wherever the first gives one
-/// (a seeded differential test and the payload fuzzer compare them).
+/// member in one pass (``init(writtenSpelling:payload:strings:)``, over a
+/// ``WrittenObjectReader``), with no member table and no look-up by key. Any other type or
+/// spelling — an unknown or repeated member, an escape, a value of another form, a value the
+/// general decoder would refuse — is read by the general decoder (``init(type:reading:)``),
+/// which takes every spelling and says what is wrong. The two give the same event wherever
+/// the first gives one (a seeded differential test and the payload fuzzer compare them).
 struct PayloadEvent {
   var event: JournalEvent
   /// The payload's `at` (``PayloadMetadata/at``), in milliseconds.
@@ -26,9 +26,9 @@ struct PayloadEvent {
   /// The event of a current-version payload of `type`, read in one pass or, for any other
   /// type or spelling, by the general decoder.
   ///
-  /// - Throws: ``PayloadError`` for an unknown type or a malformed payload.
-  ///
   /// Log ids share the storage of the same ids read lately in `strings`.
+  ///
+  /// - Throws: ``PayloadError`` for an unknown type or a malformed payload.
   static func decode(
     type: String,
     payload: JSONPayload,
