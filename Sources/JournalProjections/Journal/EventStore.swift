@@ -167,8 +167,9 @@ public struct StoredEvents: RandomAccessCollection, Sendable {
   }
 
   /// Whether `predicate` holds for the type and version of every event, which are read
-  /// without making the events.
-  public func allSatisfy(typeAndVersion predicate: (String, Int) -> Bool) -> Bool {
+  /// without making the events (a log's records on every core,
+  /// ``JournalHistory/allSatisfy(typeAndVersion:)``).
+  public func allSatisfy(typeAndVersion predicate: @Sendable (String, Int) -> Bool) -> Bool {
     switch source {
     case .events(let events): events.allSatisfy { predicate($0.type, $0.version) }
     case .records(let history): history.allSatisfy(typeAndVersion: predicate)

@@ -124,15 +124,8 @@ public final class Journal: @unchecked Sendable {
   /// decoded or not.
   static func decodeCurrent(_ stored: inout StoredEvents, upcaster: Upcaster) -> [FoldEvent]? {
     // Checked first, as a journal that needs upcasting would otherwise be decoded twice.
-    // Events come in runs of one type: a type and version just checked are not looked up.
-    var checked = (type: "", version: 0)
-    let allCurrent = stored.allSatisfy { type, version in
-      if version == checked.version, type == checked.type { return true }
-      guard upcaster.currentVersions[type] == version else { return false }
-      checked = (type, version)
-      return true
-    }
-    guard allCurrent else { return nil }
+    let currentVersions = upcaster.currentVersions
+    guard stored.allSatisfy(typeAndVersion: { currentVersions[$0] == $1 }) else { return nil }
     if var records = stored.takeRecords() {
       return records.consumeIfAll(state: DecodeCache()) { record, cache in
         // A ULID's text has no `#`: it is its own stored id.
