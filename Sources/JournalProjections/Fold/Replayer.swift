@@ -107,6 +107,9 @@ public enum Replayer {
     _ reverts: some BidirectionalCollection<(ID, [ID], By)>
   ) -> [ID: By] {
     var cancelledBy: [ID: By] = [:]
+    // Room for every id named, so that the table is not rehashed (every key hashed again) as
+    // it grows.
+    cancelledBy.reserveCapacity(reverts.reduce(0) { $0 + $1.1.count })
     for (revert, named, by) in reverts.reversed() where cancelledBy[revert] == nil {
       for id in named where cancelledBy[id] == nil { cancelledBy[id] = by }
     }
