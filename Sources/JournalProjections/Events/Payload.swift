@@ -68,14 +68,23 @@ struct PayloadReader {
     return int
   }
 
+  /// `value` as a number field takes it: a finite number.
+  static func number(_ value: JSONValue) -> Double? {
+    guard let number = value.doubleValue, number.isFinite else { return nil }
+    return number
+  }
+
+  /// Whether `number` is within the weights a payload may carry (``maximumWeightMagnitude``).
+  static func isWeight(_ number: Double) -> Bool { number.magnitude <= maximumWeightMagnitude }
+
   func double(_ key: String) throws(PayloadError) -> Double {
-    guard let value = self[key]?.doubleValue, value.isFinite else { throw fail(key, "a number") }
+    guard let value = self[key].flatMap(Self.number) else { throw fail(key, "a number") }
     return value
   }
 
   func optionalDouble(_ key: String) throws(PayloadError) -> Double? {
     guard let value = self[key], !value.isNull else { return nil }
-    guard let double = value.doubleValue, double.isFinite else { throw fail(key, "a number") }
+    guard let double = Self.number(value) else { throw fail(key, "a number") }
     return double
   }
 
@@ -88,7 +97,7 @@ struct PayloadReader {
 
   func weight(_ key: String) throws(PayloadError) -> Double {
     let value = try double(key)
-    guard value.magnitude <= Self.maximumWeightMagnitude else {
+    guard Self.isWeight(value) else {
       throw fail(key, "a weight within ±1000000")
     }
     return value
@@ -96,7 +105,7 @@ struct PayloadReader {
 
   func optionalWeight(_ key: String) throws(PayloadError) -> Double? {
     guard let value = try optionalDouble(key) else { return nil }
-    guard value.magnitude <= Self.maximumWeightMagnitude else {
+    guard Self.isWeight(value) else {
       throw fail(key, "a weight within ±1000000")
     }
     return value
@@ -129,7 +138,7 @@ struct PayloadReader {
     guard let array = value.elements else { throw fail(key, "an array of numbers") }
     var result: [Double] = []
     for element in array {
-      guard let double = element.value.doubleValue, double.isFinite else {
+      guard let double = Self.number(element.value) else {
         throw fail(key, "an array of numbers")
       }
       result.append(double)

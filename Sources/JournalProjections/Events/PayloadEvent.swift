@@ -58,32 +58,38 @@ struct PayloadEvent {
   ///
   /// Log ids share the storage of the same ids read lately in `strings`.
   init?(writtenSpelling type: String, payload: JSONPayload, strings: inout RecentStrings) {
-    typealias T = JournalEvent.TypeName
-    // The types in the order of how common they are in a journal.
-    let shape: Shape
-    switch type {
-    case T.setCompleted: shape = .setCompleted
-    case T.logStarted: shape = .logStarted
-    case T.logCompleted: shape = .logCompleted
-    case T.eventsReverted: shape = .eventsReverted
-    case T.workoutStarted: shape = .workoutStarted
-    case T.metricsRecorded: shape = .metricsRecorded
-    case T.setAdjusted: shape = .setAdjusted
-    case T.setAdded: shape = .setAdded
-    case T.logSkipped: shape = .logSkipped
-    case T.logReset: shape = .logReset
-    case T.logRemoved: shape = .logRemoved
-    default: return nil
-    }
+    guard let shape = Shape.byType.first(where: { $0.type == type })?.shape else { return nil }
     let written = payload.withWrittenObject { reader in Self(shape, &reader, &strings) }
     guard let written else { return nil }
     self = written
   }
 
-  /// How the payload of each type read in one pass is read.
-  private enum Shape {
+  /// How the payload of each type read in one pass is read; the commonest types first, as
+  /// they are looked for in this order.
+  fileprivate enum Shape: CaseIterable {
     case setCompleted, logStarted, logCompleted, eventsReverted, workoutStarted, metricsRecorded
     case setAdjusted, setAdded, logSkipped, logReset, logRemoved
+
+    /// Every shape with its type, looked for in this order.
+    static let byType = allCases.map { (type: $0.type, shape: $0) }
+
+    /// The event type read with this shape.
+    var type: String {
+      typealias T = JournalEvent.TypeName
+      return switch self {
+      case .setCompleted: T.setCompleted
+      case .logStarted: T.logStarted
+      case .logCompleted: T.logCompleted
+      case .eventsReverted: T.eventsReverted
+      case .workoutStarted: T.workoutStarted
+      case .metricsRecorded: T.metricsRecorded
+      case .setAdjusted: T.setAdjusted
+      case .setAdded: T.setAdded
+      case .logSkipped: T.logSkipped
+      case .logReset: T.logReset
+      case .logRemoved: T.logRemoved
+      }
+    }
   }
 
   private init?(
@@ -365,10 +371,7 @@ extension WrittenObjectReader {
   fileprivate mutating func bool() -> Bool? { scalar()?.boolValue }
 
   /// The value as a finite number, as ``PayloadReader/optionalDouble(_:)`` reads one.
-  fileprivate mutating func number() -> Double? {
-    guard let value = scalar()?.doubleValue, value.isFinite else { return nil }
-    return value
-  }
+  fileprivate mutating func number() -> Double? { scalar().flatMap(PayloadReader.number) }
 
   /// The value as an array of finite numbers, as ``PayloadReader/optionalDoubles(_:)`` reads
   /// one.
@@ -377,7 +380,7 @@ extension WrittenObjectReader {
     var numbers: [Double] = []
     numbers.reserveCapacity(values.count)
     for value in values {
-      guard let number = value.doubleValue, number.isFinite else { return nil }
+      guard let number = PayloadReader.number(value) else { return nil }
       numbers.append(number)
     }
     return numbers
@@ -388,9 +391,9 @@ extension WrittenObjectReader {
   fileprivate mutating func optionalWeight() -> Double?? {
     guard let value = scalar() else { return nil }
     if value.isNull { return .some(nil) }
-    guard let weight = value.doubleValue, weight.isFinite,
-      weight.magnitude <= PayloadReader.maximumWeightMagnitude
-    else { return nil }
+    guard let weight = PayloadReader.number(value), PayloadReader.isWeight(weight) else {
+      return nil
+    }
     return weight
   }
 }
@@ -398,9 +401,5 @@ extension WrittenObjectReader {
 extension JournalEvent {
   /// The types whose payloads in the writer's spelling are read in one pass
   /// (``PayloadEvent``), the commonest first.
-  public static let onePassTypes = [
-    TypeName.setCompleted, TypeName.logStarted, TypeName.logCompleted, TypeName.eventsReverted,
-    TypeName.workoutStarted, TypeName.metricsRecorded, TypeName.setAdjusted, TypeName.setAdded,
-    TypeName.logSkipped, TypeName.logReset, TypeName.logRemoved,
-  ]
+  public static let onePassTypes = PayloadEvent.Shape.allCases.map(\.type)
 }
