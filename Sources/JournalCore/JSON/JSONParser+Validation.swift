@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 // MARK: - Validating without building
 
 extension JSONParser {
@@ -120,8 +128,8 @@ extension JSONParser {
     while position < keyRanges.count {
       let start = keyRanges[position]
       let end = keyRanges[position + 1]
-      if end - start == key.count,
-        bytes[start..<end].elementsEqual(bytes[key])
+      if end - start == key.count, let base = bytes.baseAddress,
+        bytesEqual(base + start, base + key.lowerBound, count: key.count)
       {
         return true
       }

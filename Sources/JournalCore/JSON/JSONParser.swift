@@ -213,6 +213,15 @@ struct JSONParser {
 
   /// The digits in `start..<end` as an Int64, or nil when they overflow.
   private func integerValue(from start: Int, to end: Int, _ negative: Bool) -> Int64? {
+    // Eighteen digits or fewer cannot overflow: no check per digit (record times have 12,
+    // sequence numbers and counts fewer).
+    if end - start <= 18, let base = bytes.baseAddress {
+      var value: Int64 = 0
+      for position in start..<end {
+        value = value &* 10 &+ Int64(base.load(fromByteOffset: position, as: UInt8.self) &- 0x30)
+      }
+      return negative ? 0 &- value : value
+    }
     // Accumulate negatively so that Int64.min is representable.
     var value: Int64 = 0
     for position in start..<end {
@@ -398,10 +407,11 @@ struct JSONParser {
   func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
 
   /// Moves past `literal` when the bytes at the index are exactly its bytes; else stays.
+  @inline(__always)
   mutating func skip(_ literal: StaticString) -> Bool {
     let count = literal.utf8CodeUnitCount
     guard count <= bytes.count - index, let base = bytes.baseAddress,
-      memcmp(base + index, literal.utf8Start, count) == 0
+      bytesEqual(base + index, literal.utf8Start, count: count)
     else { return false }
     index += count
     return true
@@ -427,8 +437,8 @@ struct JSONParser {
   private mutating func expectLiteral(_ literal: StaticString) throws(Failure) {
     let start = index
     let count = literal.utf8CodeUnitCount
-    guard index + count <= bytes.count,
-      memcmpEqual(literal.utf8Start, bytes.baseAddress.map { $0 + index }, count)
+    guard index + count <= bytes.count, let base = bytes.baseAddress,
+      bytesEqual(base + index, literal.utf8Start, count: count)
     else { throw Failure(offset: start, reason: "invalid literal") }
     index += count
   }
@@ -475,10 +485,22 @@ private func isDigit(_ byte: UInt8) -> Bool {
   byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
 }
 
-private func memcmpEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafeRawPointer?, _ count: Int) -> Bool {
-  guard let b else { return false }
-  for offset in 0..<count where a[offset] != b.load(fromByteOffset: offset, as: UInt8.self) {
-    return false
+/// Whether the `count` bytes at `a` and `b` are equal.
+///
+/// Keys and the envelope's literals are short: 4 to 16 bytes compare as two overlapping
+/// words, without a call.
+@inline(__always)
+func bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+  switch count {
+  case 8...16:
+    return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
+      && a.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        == b.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+  case 4..<8:
+    return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+      && a.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+        == b.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+  default:
+    return count <= 0 || memcmp(a, b, count) == 0
   }
-  return true
 }

@@ -248,7 +248,7 @@ public struct JSONObjectSlice: Sendable {
           } else if member.key.count != wanted.count {
             matches = false
           } else if let stored = buffer.baseAddress, let asked = wanted.baseAddress {
-            matches = memcmp(stored + member.key.lowerBound, asked, wanted.count) == 0
+            matches = bytesEqual(stored + member.key.lowerBound, asked, count: wanted.count)
           } else {
             matches = true  // both empty
           }

@@ -35,7 +35,7 @@ public struct WrittenObjectReader {
     public static func == (key: Key, name: StaticString) -> Bool {
       guard key.bytes.count == name.utf8CodeUnitCount else { return false }
       guard let base = key.bytes.baseAddress else { return true }
-      return memcmp(base, name.utf8Start, key.bytes.count) == 0
+      return bytesEqual(base, name.utf8Start, count: key.bytes.count)
     }
   }
 

@@ -299,3 +299,57 @@ extension JSONPayloadTests {
     }
   }
 }
+
+extension JSONPayloadTests {
+  /// Integers of up to 18 digits are read without an overflow check per digit, longer ones
+  /// with it: both agree with the standard library's reading of the same digits, around
+  /// the boundary and for seeded random ones.
+  @Test(arguments: [3, 29])
+  func plainIntegersMatchTheStandardLibrary(seed: UInt64) {
+    var random = SplitMix64(seed: seed)
+    var texts = [
+      "999999999999999999", "-999999999999999999", "100000000000000000", "1000000000000000000",
+      "-1000000000000000000", "9223372036854775807", "9223372036854775808",
+      "-9223372036854775808", "99999999999999999999",
+    ]
+    for _ in 0..<2_000 {
+      let length = 1 + Int(random.next() % 20)
+      var digits = String(1 + random.next() % 9)
+      for _ in 1..<length { digits += String(random.next() % 10) }
+      texts.append(random.next() % 2 == 0 ? digits : "-" + digits)
+      texts.append(String(Int64(bitPattern: random.next()) >> (random.next() % 64)))
+    }
+    for text in texts {
+      Array((text + ",").utf8).withUnsafeBytes { buffer in
+        var parser = JSONParser(buffer)
+        let value = parser.parsePlainInteger()
+        #expect(value == Int64(text), "\(text)")
+        #expect(parser.index == (value == nil ? 0 : text.utf8.count), "\(text)")
+      }
+    }
+  }
+
+  /// The comparison of keys and literals by words gives what comparing bytes gives, for
+  /// every length up to 40 and a difference at every place.
+  @Test func shortByteComparisonsAgreeWithElementwise() {
+    var random = SplitMix64(seed: 11)
+    for count in 0...40 {
+      let left = (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+      var cases = [left]
+      for place in 0..<count {
+        var changed = left
+        changed[place] ^= UInt8(1 + random.next() % 255)
+        cases.append(changed)
+      }
+      for right in cases {
+        // At odd places in larger buffers: the words are read unaligned.
+        let equal = ([1, 2, 3] + left).withUnsafeBytes { a in
+          ([4] + right).withUnsafeBytes { b in
+            bytesEqual(a.baseAddress! + 3, b.baseAddress! + 1, count: count)
+          }
+        }
+        #expect(equal == (left == right), "\(count) bytes: \(left) vs \(right)")
+      }
+    }
+  }
+}
