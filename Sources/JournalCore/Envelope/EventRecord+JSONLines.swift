@@ -34,8 +34,36 @@ extension EventRecord {
     location: RecordLocation
   ) throws(JournalError) -> EncodedRecord {
     var line: [UInt8] = []
-    // Room for the envelope (about 240 bytes with a typical stream) and a typical payload.
-    line.reserveCapacity(448)
+    let record = try encode(
+      id: id,
+      device: device,
+      sequence: sequence,
+      time: time,
+      event: event,
+      previousHash: previousHash,
+      location: location,
+      appendingTo: &line
+    )
+    return EncodedRecord(line: line, record: record)
+  }
+
+  /// Encodes a record line, appending it (newline included) to `line`.
+  ///
+  /// A batch is encoded into one buffer. On failure `line` may hold part of the record.
+  static func encode(
+    id: ULID,
+    device: String,
+    sequence: UInt64,
+    time: HybridTime,
+    event: NewEvent,
+    previousHash: SHA256Digest,
+    location: RecordLocation,
+    appendingTo line: inout [UInt8]
+  ) throws(JournalError) -> EventRecord {
+    let start = line.count
+    // Room for the envelope (about 240 bytes with a typical stream) and a typical payload;
+    // a batch's buffer doubles, as appending would grow it.
+    if line.capacity < start + 448 { line.reserveCapacity(max(start + 448, 2 * line.capacity)) }
     line.appendASCII(#"{"id":""#)
     id.appendText(to: &line)
     line.appendASCII(#"","dev":"#)
@@ -57,13 +85,15 @@ extension EventRecord {
     line.appendASCII(#","prev":""#)
     previousHash.appendHex(to: &line)
     line.append(UInt8(ascii: "\""))
-    let crc = CRC32C.checksum(line)
+    let crc = line.withUnsafeBytes {
+      CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[start...]))
+    }
     line.append(contentsOf: checksumPrefix)
     appendHex(crc, to: &line)
     line.appendASCII(#""}"#)
-    let hash = SHA256.hash(line)
+    let hash = line.withUnsafeBytes { SHA256.hash(UnsafeRawBufferPointer(rebasing: $0[start...])) }
     line.append(UInt8(ascii: "\n"))
-    let record = EventRecord(
+    return EventRecord(
       id: id,
       device: device,
       sequence: sequence,
@@ -76,7 +106,6 @@ extension EventRecord {
       hash: hash,
       location: location
     )
-    return EncodedRecord(line: line, record: record)
   }
 }
 

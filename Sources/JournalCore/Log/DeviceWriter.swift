@@ -261,26 +261,28 @@ public final class DeviceWriter: @unchecked Sendable {
       for event in events {
         let time = clock.tick(wall: options.wallClock(), notBefore: notBefore)
         sequence += 1
-        let encoded = try EventRecord.encode(
+        let start = bytes.count
+        let record = try EventRecord.encode(
           id: event.id ?? ids.next(milliseconds: time.milliseconds),
           device: device,
           sequence: sequence,
           time: time,
           event: event,
           previousHash: previous,
-          location: RecordLocation(file: "", line: 0)
+          location: RecordLocation(file: "", line: 0),
+          appendingTo: &bytes
         )
-        guard encoded.line.count - 1 <= Segment.maximumLineLength else {
+        let length = bytes.count - start - 1
+        guard length <= Segment.maximumLineLength else {
           throw JournalError(
             .invalidEvent,
-            "event '\(event.type)' takes \(encoded.line.count - 1) bytes; "
+            "event '\(event.type)' takes \(length) bytes; "
               + "a record may take at most \(Segment.maximumLineLength) (1 MiB)"
           )
         }
-        previous = encoded.record.hash ?? .zero
-        lastLineLength = encoded.line.count - 1
-        bytes.append(contentsOf: encoded.line)
-        records.append(encoded.record)
+        previous = record.hash ?? .zero
+        lastLineLength = length
+        records.append(record)
       }
       // A batch goes whole into one segment, so that it needs one flush; readers refuse a
       // segment larger than the limit, so no batch may make one.
