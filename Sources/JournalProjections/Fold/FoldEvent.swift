@@ -4,12 +4,16 @@ import JournalCore
 /// An event ready to be folded: where it came from, when, and what it says.
 public struct FoldEvent: Sendable, Hashable {
   /// The event id (a ULID).
-  public var id: String { didSet { storedID = Self.storedID(of: id) } }
+  public var id: String { didSet { hasPart = id.utf8.contains(UInt8(ascii: "#")) } }
   public var device: String
   public var sequence: UInt64
   /// The hybrid clock: wall milliseconds and the logical counter.
   public var milliseconds: Int64
   public var counter: UInt32
+  /// Whether ``id`` names a part (`<id>#2`…) rather than the stored event itself.
+  ///
+  /// Kept beside `counter`, in what would be padding, instead of a second copy of the id.
+  private var hasPart: Bool
   public var stream: String { didSet { streamID = Self.streamID(of: stream) } }
   /// When the action happened: the payload's `at`, else the record's time.
   ///
@@ -62,7 +66,7 @@ public struct FoldEvent: Sendable, Hashable {
     event: JournalEvent
   ) {
     self.id = id
-    self.storedID = storedID
+    hasPart = storedID.utf8.count != id.utf8.count
     self.device = device
     self.sequence = sequence
     self.milliseconds = milliseconds
@@ -85,9 +89,9 @@ public struct FoldEvent: Sendable, Hashable {
   ///
   /// Reverts name stored ids, so they cancel every part.
   ///
-  /// Kept with the event: the fold asks for it for every event, and decoding runs on every
-  /// core while the fold runs on one.
-  public private(set) var storedID: String
+  /// The event's own id unless it names a part: the fold asks for it for every event, and
+  /// nearly every event is its own stored event.
+  public var storedID: String { hasPart ? Self.storedID(of: id) : id }
 
   static func storedID(of id: String) -> String { id.split(atASCII: "#")?.before ?? id }
 

@@ -40,6 +40,16 @@ import Testing
     #expect(e.storedID == Self.referenceStoredID(text))
   }
 
+  /// The stored id is derived from the id, not kept beside it: an id set later (an upcast
+  /// part, a test's edit) is seen at once.
+  @Test(arguments: samples) func followsAnIDSetLater(_ text: String) {
+    var e = Self.event(id: "01HQ7Z4X8K9M2N3P4Q5R6S7T8V", stream: "workout:w")
+    e.id = text
+    #expect(e.storedID == Self.referenceStoredID(text), "id \(text.debugDescription)")
+    e.id = "01HQ7Z4X8K9M2N3P4Q5R6S7T8V#3"
+    #expect(e.storedID == "01HQ7Z4X8K9M2N3P4Q5R6S7T8V")
+  }
+
   @Test func agreesOnSeededRandomText() {
     var state: UInt64 = 0x5EED
     func next() -> UInt64 {
