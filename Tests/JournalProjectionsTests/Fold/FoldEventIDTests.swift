@@ -50,6 +50,14 @@ import Testing
     #expect(e.storedID == "01HQ7Z4X8K9M2N3P4Q5R6S7T8V")
   }
 
+  /// A fold event takes at most 168 bytes.
+  ///
+  /// The history holds one per event, so its size is the history's memory: the stored id
+  /// is derived and the small members sit in the event's tail (it was 192 bytes).
+  @Test func aFoldEventTakes168Bytes() {
+    #expect(MemoryLayout<FoldEvent>.stride <= 168)
+  }
+
   @Test func agreesOnSeededRandomText() {
     var state: UInt64 = 0x5EED
     func next() -> UInt64 {
