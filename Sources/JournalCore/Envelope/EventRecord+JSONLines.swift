@@ -251,7 +251,7 @@ extension EventRecord {
       stream: stream,
       type: type,
       version: version,
-      storedPayload: JSONPayload(checkedBytes: Array(line[payloadStart..<payloadEnd])),
+      storedPayload: strings.payload(line, payloadStart..<payloadEnd),
       previousHash: previousHash,
       hash: nil,
       location: location
@@ -372,7 +372,7 @@ extension EventRecord {
         guard line[start] == UInt8(ascii: "{") else {
           throw RecordFailure(cause: "'data' is not an object")
         }
-        payload = JSONPayload(checkedBytes: Array(line[start..<parser.index]))
+        payload = strings.payload(line, start..<parser.index)
       case .crc, nil:
         // "crc" was checked on the raw bytes; unknown keys are for future versions.
         try parser.skipValue()
@@ -474,11 +474,26 @@ struct RecordStrings {
   /// line so that it is allocated once.
   var keyRanges: [Int] = []
 
+  /// Whether payloads are left in their lines: each record's payload is then a placeholder,
+  /// its range in the line is ``leftPayload``, and the caller puts the bytes of a run of
+  /// records in one array (``OpenSegment``); else each payload is copied into its own.
+  var leavesPayloads = false
+  /// The range in its line of the payload of the last record decoded, when payloads are
+  /// left in their lines.
+  var leftPayload: Range<Int>?
+
   /// ``keyRanges``, moved out.
   mutating func takeKeyRanges() -> [Int] {
     var taken: [Int] = []
     swap(&taken, &keyRanges)
     return taken
+  }
+
+  /// The payload in `range` of `line`: its own copy, or a placeholder whose range is kept.
+  mutating func payload(_ line: UnsafeRawBufferPointer, _ range: Range<Int>) -> JSONPayload {
+    guard leavesPayloads else { return JSONPayload(checkedBytes: Array(line[range])) }
+    leftPayload = range
+    return JSONPayload(.null)
   }
 }
 

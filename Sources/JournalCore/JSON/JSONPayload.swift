@@ -7,7 +7,7 @@ import Darwin
 /// An event's payload: a ``JSONValue``, or the checked bytes it was read from.
 ///
 /// Reading a journal checks each payload's bytes as strictly as ``JSONValue/parse(_:)-(Collection<UInt8>)``
-/// would and keeps them (one small array per record) instead of building a tree of
+/// would and keeps them (the payloads of records read together share one array) instead of building a tree of
 /// dictionaries; a reader asks for members by key through ``JSONSlice`` and
 /// ``JSONObjectSlice``, which parse only the leaves asked for. ``value`` builds the whole
 /// ``JSONValue`` when something needs it.
@@ -17,7 +17,9 @@ import Darwin
 public struct JSONPayload: Sendable, Hashable {
   @usableFromInline enum Storage: Sendable {
     case value(JSONValue)
-    case bytes([UInt8])
+    /// Checked bytes: `count` of them from `start` in `buffer`, which may hold the
+    /// payloads of other records too (32-bit bounds keep a payload as small as a value).
+    case bytes([UInt8], start: UInt32, count: UInt32)
   }
 
   @usableFromInline var storage: Storage
@@ -31,6 +33,9 @@ public struct JSONPayload: Sendable, Hashable {
   /// - Throws: ``JournalError`` of kind ``JournalError/Kind/malformedJSON`` naming the byte
   ///   offset of the problem, as ``JSONValue/parse(_:)-(Collection<UInt8>)`` would.
   public init(checking bytes: [UInt8]) throws {
+    guard bytes.count <= UInt32.max else {
+      throw JournalError(.malformedJSON, "a payload of \(bytes.count) bytes is too large")
+    }
     try bytes.withUnsafeBytes { buffer in
       var parser = JSONParser(buffer)
       do throws(JSONParser.Failure) {
@@ -42,20 +47,35 @@ public struct JSONPayload: Sendable, Hashable {
         throw JournalError(.malformedJSON, "byte \(error.offset): \(error.reason)")
       }
     }
-    storage = .bytes(bytes)
+    storage = .bytes(bytes, start: 0, count: UInt32(bytes.count))
   }
 
   /// Bytes the caller has already checked with ``JSONParser/skipValue()``.
-  init(checkedBytes bytes: [UInt8]) { storage = .bytes(bytes) }
+  init(checkedBytes bytes: [UInt8]) { self.init(checkedBytes: bytes, range: bytes.indices) }
+
+  /// The bytes in `range` of `buffer`, already checked with ``JSONParser/skipValue()``;
+  /// `buffer` may hold other payloads around them.
+  init(checkedBytes buffer: [UInt8], range: Range<Int>) {
+    precondition(buffer.count <= UInt32.max, "payload buffers are smaller than 4 GiB")
+    storage = .bytes(
+      buffer,
+      start: UInt32(truncatingIfNeeded: range.lowerBound),
+      count: UInt32(truncatingIfNeeded: range.count)
+    )
+  }
 
   /// The payload as a value, parsed from its bytes when it was read.
   public var value: JSONValue {
     switch storage {
     case .value(let value): return value
-    case .bytes(let bytes):
+    case .bytes(let bytes, let start, let count):
       // Checked by the same parser when kept: parsing cannot fail.
       do {
-        return try JSONValue.parse(bytes)
+        return try bytes.withUnsafeBytes { buffer in
+          try JSONValue.parse(
+            UnsafeRawBufferPointer(rebasing: buffer[Int(start)..<Int(start) + Int(count)])
+          )
+        }
       } catch {
         assertionFailure("checked payload bytes did not parse: \(error)")
         return .null
@@ -70,7 +90,8 @@ public struct JSONPayload: Sendable, Hashable {
   ///   holding a NaN or infinite number, which JSON cannot represent.
   public func slice() throws -> JSONSlice {
     switch storage {
-    case .bytes(let bytes): return JSONSlice(bytes: bytes, range: 0..<bytes.count)
+    case .bytes(let bytes, let start, let count):
+      return JSONSlice(bytes: bytes, range: Int(start)..<Int(start) + Int(count))
     case .value(let value):
       let bytes = try value.serialized()
       return JSONSlice(bytes: bytes, range: 0..<bytes.count)
@@ -78,7 +99,12 @@ public struct JSONPayload: Sendable, Hashable {
   }
 
   public static func == (lhs: JSONPayload, rhs: JSONPayload) -> Bool {
-    if case .bytes(let left) = lhs.storage, case .bytes(let right) = rhs.storage, left == right {
+    if case .bytes(let left, let leftStart, let leftCount) = lhs.storage,
+      case .bytes(let right, let rightStart, let rightCount) = rhs.storage,
+      leftCount == rightCount,
+      left[Int(leftStart)..<Int(leftStart) + Int(leftCount)]
+        .elementsEqual(right[Int(rightStart)..<Int(rightStart) + Int(rightCount)])
+    {
       return true
     }
     return lhs.value == rhs.value
@@ -95,9 +121,10 @@ extension JSONPayload {
   @inlinable public func withWrittenObject<Result>(
     _ body: (inout WrittenObjectReader) -> Result?
   ) -> Result? {
-    guard case .bytes(let bytes) = storage else { return nil }
+    guard case .bytes(let bytes, let start, let count) = storage else { return nil }
     return bytes.withUnsafeBytes { buffer in
-      guard var reader = WrittenObjectReader(buffer) else { return nil }
+      let payload = UnsafeRawBufferPointer(rebasing: buffer[Int(start)..<Int(start) + Int(count)])
+      guard var reader = WrittenObjectReader(payload) else { return nil }
       return body(&reader)
     }
   }

@@ -176,6 +176,10 @@ struct OpenSegment: Sendable {
     var result = Run()
     result.records.reserveCapacity(run.count)
     var strings = RecordStrings()
+    strings.leavesPayloads = true
+    // Each record's payload, as a range in the window: copied into one array at the end.
+    var payloads: [Range<Int>] = []
+    payloads.reserveCapacity(run.count)
     let file = file?.relative ?? ""
     bytes.withUnsafeBytes { buffer in
       for line in lines[run] {
@@ -199,6 +203,12 @@ struct OpenSegment: Sendable {
               cause: "record names device '\(record.device)' but is stored in '\(device)'"
             )
           }
+          guard let payload = strings.leftPayload.take() else {
+            throw RecordFailure(cause: "record decoded without a payload")
+          }
+          payloads.append(
+            line.range.lowerBound + payload.lowerBound..<line.range.lowerBound + payload.upperBound
+          )
           result.records.append(record)
         } catch {
           result.stoppedBy = JournalError(
@@ -211,6 +221,35 @@ struct OpenSegment: Sendable {
         }
       }
     }
+    result.records.sharePayloads(payloads, from: bytes)
     return result
+  }
+}
+
+extension [EventRecord] {
+  /// Gives the records their payloads, `ranges[i]` of `window` for record `i`, all in one
+  /// array: one allocation for a run instead of one a record, and no more memory than the
+  /// payloads' bytes.
+  fileprivate mutating func sharePayloads(_ ranges: [Range<Int>], from window: [UInt8]) {
+    precondition(ranges.count == count, "one payload a record")
+    let total = ranges.reduce(0) { $0 + $1.count }
+    guard total > 0 else { return }
+    let shared = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+      window.withUnsafeBufferPointer { source in
+        var offset = 0
+        for range in ranges {
+          _ = UnsafeMutableBufferPointer(rebasing: buffer[offset..<offset + range.count])
+            .initialize(from: UnsafeBufferPointer(rebasing: source[range]))
+          offset += range.count
+        }
+      }
+      initialized = total
+    }
+    var offset = 0
+    for index in indices {
+      let count = ranges[index].count
+      self[index].storedPayload = JSONPayload(checkedBytes: shared, range: offset..<offset + count)
+      offset += count
+    }
   }
 }

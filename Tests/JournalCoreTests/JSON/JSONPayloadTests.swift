@@ -353,3 +353,53 @@ extension JSONPayloadTests {
     }
   }
 }
+
+extension JSONPayloadTests {
+  /// The payloads of a run of records share one array: each reads as its own bytes would,
+  /// whatever lies around it, and equals the same payload held alone or built as a value.
+  @Test func payloadsSharingAnArrayReadAsTheirOwn() throws {
+    let texts = [
+      #"{"logID":"01HQ7Z4X8K9M2N3P4Q5R6S7T8V","reps":8,"weight":62.5}"#,
+      #"{"a":[1,{"b":"c"}],"d":null}"#, "{}", #"{"logID":"x","reps":5}"#,
+    ]
+    var shared = Array("]}garbage\"".utf8)
+    var ranges: [Range<Int>] = []
+    for text in texts {
+      let start = shared.count
+      shared += Array(text.utf8)
+      ranges.append(start..<shared.count)
+      shared += Array(",[{".utf8)
+    }
+    for (text, range) in zip(texts, ranges) {
+      let alone = try JSONPayload(checking: Array(text.utf8))
+      let inside = JSONPayload(checkedBytes: shared, range: range)
+      #expect(inside.value == alone.value, "\(text)")
+      #expect(inside == alone, "\(text)")
+      #expect(inside == JSONPayload(alone.value), "\(text)")
+      #expect(inside.hashValue == alone.hashValue, "\(text)")
+      let members = try #require(try inside.slice().object, "\(text)")
+      let aloneMembers = try #require(try alone.slice().object, "\(text)")
+      #expect(members.keys == aloneMembers.keys, "\(text)")
+      for key in members.keys {
+        #expect(members[key]?.value == aloneMembers[key]?.value, "\(text) \(key)")
+      }
+      // Read member by member: keys and scalar values, up to the first other value.
+      func readMembers(_ payload: JSONPayload) -> [String] {
+        payload.withWrittenObject { reader -> [String]? in
+          var read: [String] = []
+          while let key = reader.nextKey() {
+            guard let value = reader.scalar() else { break }
+            read.append("\(String(decoding: key.bytes, as: UTF8.self))=\(value)")
+          }
+          return read
+        } ?? []
+      }
+      #expect(readMembers(inside) == readMembers(alone), "\(text)")
+    }
+    // Different payloads at different places are not equal.
+    #expect(
+      JSONPayload(checkedBytes: shared, range: ranges[0])
+        != JSONPayload(checkedBytes: shared, range: ranges[3])
+    )
+  }
+}
