@@ -489,7 +489,7 @@ private func isDigit(_ byte: UInt8) -> Bool {
 ///
 /// Keys and the envelope's literals are short: 4 to 16 bytes compare as two overlapping
 /// words, without a call.
-@inline(__always)
+@inlinable @inline(__always)
 func bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
   switch count {
   case 8...16:

@@ -29,10 +29,12 @@ import Darwin
 public struct WrittenObjectReader {
   /// A member's key: its bytes between the quotes, valid inside the reading closure only.
   public struct Key {
-    let bytes: UnsafeRawBufferPointer
+    @usableFromInline let bytes: UnsafeRawBufferPointer
 
     /// Whether the key is `name`, byte for byte.
-    public static func == (key: Key, name: StaticString) -> Bool {
+    ///
+    /// Inlinable: the decoders compare each key with their members' names, a call each.
+    @inlinable public static func == (key: Key, name: StaticString) -> Bool {
       guard key.bytes.count == name.utf8CodeUnitCount else { return false }
       guard let base = key.bytes.baseAddress else { return true }
       return bytesEqual(base, name.utf8Start, count: key.bytes.count)
