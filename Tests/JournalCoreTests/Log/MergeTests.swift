@@ -89,6 +89,40 @@ import Testing
     #expect(history.allSatisfy { _, version in version >= 1 })
   }
 
+  /// Types take turns in a journal: up to eight that passed are not asked about again in a
+  /// run, a ninth pushes out the oldest.
+  @Test func theAllCurrentCheckAsksAboutEachTypeOnceARun() throws {
+    let log = try makeLog()
+    let clock = ManualClock(1_000)
+    let writer = try log.openWriter(
+      device: "phone",
+      options: testOptions(clock: clock, step: 1, seed: 3)
+    )
+    func asked(_ types: Int) throws -> Int {
+      for round in 0..<4 {
+        for type in 0..<types {
+          var event = sampleEvent(round * types + type)
+          event.type = "type.\(types).\(type)"
+          try writer.append([event])
+        }
+      }
+      let history = try log.readHistory()
+      let counter = ConcurrentMapTests.Counter()
+      #expect(
+        history.allSatisfy { type, _ in
+          if type.hasPrefix("type.\(types).") { counter.add(1) }
+          return true
+        }
+      )
+      return counter.alive
+    }
+    #expect(try asked(5) == 5)
+    #expect(try asked(8) == 8)
+    // Nine in turn: each pushes out the one that comes next, so every record is asked about.
+    #expect(try asked(9) == 36)
+    writer.close()
+  }
+
   /// The same files, copied into journals in different orders, give the same history.
   @Test(arguments: 0..<4 as Range<UInt64>)
   func historyIsIndependentOfListingAndCopyOrder(seed: UInt64) throws {
