@@ -7,10 +7,10 @@ import Darwin
 /// An event's payload: a ``JSONValue``, or the checked bytes it was read from.
 ///
 /// Reading a journal checks each payload's bytes as strictly as ``JSONValue/parse(_:)-(Collection<UInt8>)``
-/// would and keeps them (the payloads of records read together share one array) instead of building a tree of
-/// dictionaries; a reader asks for members by key through ``JSONSlice`` and
-/// ``JSONObjectSlice``, which parse only the leaves asked for. ``value`` builds the whole
-/// ``JSONValue`` when something needs it.
+/// would and keeps them (the payloads of records read together share one array) instead
+/// of building a tree of dictionaries; a reader asks for members by key through
+/// ``JSONSlice`` and ``JSONObjectSlice``, which parse only the leaves asked for. ``value``
+/// builds the whole ``JSONValue`` when something needs it.
 ///
 /// Equality and hashing are those of ``value``: a payload read from bytes equals the same
 /// payload built as a value.
