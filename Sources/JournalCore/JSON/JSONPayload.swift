@@ -34,7 +34,10 @@ public struct JSONPayload: Sendable, Hashable {
   ///   offset of the problem, as ``JSONValue/parse(_:)-(Collection<UInt8>)`` would.
   public init(checking bytes: [UInt8]) throws {
     guard bytes.count <= UInt32.max else {
-      throw JournalError(.malformedJSON, "a payload of \(bytes.count) bytes is too large")
+      throw JournalError(
+        .malformedJSON,
+        "a payload of \(bytes.count) bytes is larger than 4 GiB, the most one may hold"
+      )
     }
     try bytes.withUnsafeBytes { buffer in
       var parser = JSONParser(buffer)

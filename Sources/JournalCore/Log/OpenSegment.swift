@@ -204,7 +204,11 @@ struct OpenSegment: Sendable {
             )
           }
           guard let payload = strings.leftPayload.take() else {
-            throw RecordFailure(cause: "record decoded without a payload")
+            // Every decoded record has a payload: this would be the reader's fault.
+            throw RecordFailure(
+              cause: "the reader kept no payload for this record (a bug in journal, not in the "
+                + "file; please report it)"
+            )
           }
           payloads.append(
             line.range.lowerBound + payload.lowerBound..<line.range.lowerBound + payload.upperBound
