@@ -74,12 +74,16 @@ public struct JournalHistory: Sendable {
   /// The runs are cut into chunks of at most `chunkSize` records; each chunk starts from its
   /// own copy of `state` and writes its values straight into their places in the result.
   ///
+  /// `make` is handed each record where it lies, valid for the call only: a record passed by
+  /// value to a closure is first copied out of its array (a retain and a release of each of
+  /// its strings), which `make` only needs for the fields it keeps.
+  ///
   /// - Returns: the values in merge order, or nil when `make` gives nil for any record
   ///   (whatever was made is let go).
   @inlinable public mutating func consumeIfAll<T, State: Sendable>(
     chunkSize: Int = 2_048,
     state: State,
-    _ make: @Sendable (borrowing EventRecord, inout State) -> T?
+    _ make: @Sendable (UnsafePointer<EventRecord>, inout State) -> T?
   ) -> [T]? {
     precondition(chunkSize > 0, "a chunk holds at least one record")
     // Where each record goes in the result; -1 for a duplicate, which is not handed on.
@@ -120,10 +124,11 @@ public struct JournalHistory: Sendable {
           let (run, range) = jobs[job]
           var state = state
           shared.value[run].withUnsafeBufferPointer { records in
+            guard let first = records.baseAddress else { return }
             for index in range {
               let place = places[run][index]
               guard place >= 0 else { continue }
-              guard let value = make(records[index], &state) else { return }
+              guard let value = make(first + index, &state) else { return }
               target.value.initializeElement(at: place, to: value)
               counts.value[job] += 1
             }

@@ -129,18 +129,18 @@ public final class Journal: @unchecked Sendable {
     if var records = stored.takeRecords() {
       return records.consumeIfAll(state: DecodeCache()) { record, cache in
         // A ULID's text has no `#`: it is its own stored id.
-        let id = record.id.description
+        let id = record.pointee.id.description
         return try? foldEvent(
           id: id,
-          device: record.device,
-          sequence: record.sequence,
-          milliseconds: record.time.milliseconds,
-          counter: record.time.counter,
-          stream: record.stream,
+          device: record.pointee.device,
+          sequence: record.pointee.sequence,
+          milliseconds: record.pointee.time.milliseconds,
+          counter: record.pointee.time.counter,
+          stream: record.pointee.stream,
           storedID: id,
           cache: &cache,
-          type: record.type,
-          payload: record.storedPayload,
+          type: record.pointee.type,
+          payload: record.pointee.storedPayload,
           part: 0
         )
       }

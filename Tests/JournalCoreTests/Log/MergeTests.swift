@@ -58,7 +58,7 @@ import Testing
       var consumed = history
       let made = consumed.consumeIfAll(chunkSize: chunkSize, state: 0) { record, seen in
         seen += 1
-        return ("\(record.device)#\(record.sequence)", seen)
+        return ("\(record.pointee.device)#\(record.pointee.sequence)", seen)
       }
       #expect(made?.map(\.0) == names)
       #expect(made?.allSatisfy { $0.1 >= 1 && $0.1 <= chunkSize } == true)
@@ -67,7 +67,8 @@ import Testing
       var failing = history
       let counter = ConcurrentMapTests.Counter()
       let none = failing.consumeIfAll(chunkSize: chunkSize, state: ()) { record, _ in
-        record.version == 2 ? nil : ConcurrentMapTests.Tracked(Int(record.sequence), counter)
+        record.pointee.version == 2
+          ? nil : ConcurrentMapTests.Tracked(Int(record.pointee.sequence), counter)
       }
       #expect(none == nil)
       #expect(counter.alive == 0)
