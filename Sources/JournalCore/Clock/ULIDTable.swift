@@ -61,6 +61,14 @@ struct ULIDTable {
     return inserted
   }
 
+  /// Forgets every id, keeping the slots.
+  mutating func removeAll() {
+    guard count > 0 else { return }
+    slots.withUnsafeMutableBufferPointer { $0.update(repeating: ULID(high: 0, low: 0)) }
+    holdsZero = false
+    count = 0
+  }
+
   /// Whether `id` was inserted.
   func contains(_ id: ULID) -> Bool {
     if id.high == 0, id.low == 0 { return holdsZero }

@@ -35,6 +35,11 @@ import Testing
     #expect(table.count == reference.count)
     #expect(table.isEmpty == reference.isEmpty)
     for id in ids { #expect(table.contains(id) == reference.contains(id), "\(id)") }
+    // Emptied, it answers as an empty set, then as a set again.
+    table.removeAll()
+    #expect(table.isEmpty && table.count == 0)
+    for id in ids { #expect(!table.contains(id), "\(id)") }
+    #expect(table.insert(ids[0]) && !table.insert(ids[0]) && table.count == 1)
     // Built at once from the same ids, with a drawn seed: the same set.
     let built = ULIDTable(Array(reference))
     #expect(built.count == reference.count)
@@ -72,7 +77,7 @@ import Testing
     return runs
   }
 
-  /// Below and above the size searched on two cores.
+  /// One bucket and several (about 4,096 ids a bucket).
   @Test(arguments: [(1, 300), (2, 5_000), (3, 9_000), (4, 20_000)])
   func repeatedIDsAreThoseFoundMoreThanOnce(seed: UInt64, count: Int) {
     var random = SplitMix64(seed: seed)
@@ -89,5 +94,15 @@ import Testing
     #expect(Set(found) == expected)
     #expect(found.count == ids.count - pool.count)
     #expect(MergedRecords.repeatedIDs(in: runs(of: pool, &random)).isEmpty)
+  }
+
+  /// One id thousands of times, in many runs: listed every time but the first.
+  @Test func anIDRepeatedThousandsOfTimesIsListedEachTime() {
+    var random = SplitMix64(seed: 7)
+    let pool = pool(&random, size: 12_000)
+    var ids = pool + [ULID](repeating: pool[5], count: 9_000)
+    ids.shuffle(using: &random)
+    let found = MergedRecords.repeatedIDs(in: runs(of: ids, &random))
+    #expect(found.count == 9_000 && found.allSatisfy { $0 == pool[5] })
   }
 }
