@@ -65,6 +65,8 @@ extension Replayer.Fold {
     // to it, moved out of the results so that adding copies nothing.
     var state = results[0].state
     results[0].state = JournalState()
+    // Room for every part's workouts at once, rather than growing (and rehashing) as added.
+    state.workouts.reserveCapacity(results.reduce(0) { $0 + $1.state.workouts.count })
     for index in results.indices.dropFirst() {
       let part = results[index].state
       // Each workout is in one part only.
@@ -100,10 +102,13 @@ private final class PartResults: @unchecked Sendable {
     lock.withLock { results[part] = result }
   }
 
+  /// The results, moved out: each state is then held once, and the combine adds to the
+  /// first part's workouts in place instead of copying them all.
   func take() -> [PartResult] {
     lock.withLock {
       let done = results.compactMap { $0 }
       precondition(done.count == results.count, "every part is folded")
+      results = []
       return done
     }
   }
