@@ -74,16 +74,18 @@ public struct JournalHistory: Sendable {
   /// The runs are cut into chunks of at most `chunkSize` records; each chunk starts from its
   /// own copy of `state` and writes its values straight into their places in the result.
   ///
-  /// `make` is handed each record where it lies, valid for the call only: a record passed by
-  /// value to a closure is first copied out of its array (a retain and a release of each of
-  /// its strings), which `make` only needs for the fields it keeps.
+  /// `make` is handed each record where it lies and the uninitialized place of its value,
+  /// both valid for the call only. It initializes the place and returns true, or leaves it
+  /// uninitialized and returns false. (A record passed by value to a closure is first copied
+  /// out of its array, a retain and a release of each of its strings, and a value returned is
+  /// copied once more into its place.)
   ///
-  /// - Returns: the values in merge order, or nil when `make` gives nil for any record
+  /// - Returns: the values in merge order, or nil when `make` returns false for any record
   ///   (whatever was made is let go).
   @inlinable public mutating func consumeIfAll<T, State: Sendable>(
     chunkSize: Int = 2_048,
     state: State,
-    _ make: @Sendable (UnsafePointer<EventRecord>, inout State) -> T?
+    _ make: @Sendable (UnsafePointer<EventRecord>, UnsafeMutablePointer<T>, inout State) -> Bool
   ) -> [T]? {
     precondition(chunkSize > 0, "a chunk holds at least one record")
     // Where each record goes in the result; -1 for a duplicate, which is not handed on.
@@ -124,21 +126,22 @@ public struct JournalHistory: Sendable {
           let (run, range) = jobs[job]
           var state = state
           shared.value[run].withUnsafeBufferPointer { records in
-            guard let first = records.baseAddress else { return }
+            guard let first = records.baseAddress, let values = target.value.baseAddress else {
+              return
+            }
             for index in range {
               let place = places[run][index]
               guard place >= 0 else { continue }
-              guard let value = make(first + index, &state) else { return }
-              target.value.initializeElement(at: place, to: value)
+              guard make(first + index, values + place, &state) else { return }
               counts.value[job] += 1
             }
-            counts.value[job] = -1 - counts.value[job]  // done: no nil met
+            counts.value[job] = -1 - counts.value[job]  // done: every value made
           }
           // The last chunk of a run to finish lets go of its records.
           if left.finish(run) { shared.value[run] = [] }
         }
       }
-      // A chunk that met a nil left its count as is; one that finished, negated.
+      // A chunk that gave up left its count as is; one that finished, negated.
       complete = !jobs.indices.contains { made[$0] >= 0 }
       if !complete {
         // Every value made is let go: those of each chunk's first records.

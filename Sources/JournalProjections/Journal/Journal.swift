@@ -127,22 +127,29 @@ public final class Journal: @unchecked Sendable {
     let currentVersions = upcaster.currentVersions
     guard stored.allSatisfy(typeAndVersion: { currentVersions[$0] == $1 }) else { return nil }
     if var records = stored.takeRecords() {
-      return records.consumeIfAll(state: DecodeCache()) { record, cache in
+      return records.consumeIfAll(state: DecodeCache()) { record, event, cache in
         // A ULID's text has no `#`: it is its own stored id.
         let id = record.pointee.id.description
-        return try? foldEvent(
-          id: id,
-          device: record.pointee.device,
-          sequence: record.pointee.sequence,
-          milliseconds: record.pointee.time.milliseconds,
-          counter: record.pointee.time.counter,
-          stream: record.pointee.stream,
-          storedID: id,
-          cache: &cache,
-          type: record.pointee.type,
-          payload: record.pointee.storedPayload,
-          part: 0
-        )
+        do {
+          event.initialize(
+            to: try foldEvent(
+              id: id,
+              device: record.pointee.device,
+              sequence: record.pointee.sequence,
+              milliseconds: record.pointee.time.milliseconds,
+              counter: record.pointee.time.counter,
+              stream: record.pointee.stream,
+              storedID: id,
+              cache: &cache,
+              type: record.pointee.type,
+              payload: record.pointee.storedPayload,
+              part: 0
+            )
+          )
+          return true
+        } catch {
+          return false
+        }
       }
     }
     let events = stored

@@ -56,19 +56,21 @@ import Testing
     for chunkSize in [1, 4, 1_000] {
       // Each chunk starts from its own state: counting in it numbers the chunk's records.
       var consumed = history
-      let made = consumed.consumeIfAll(chunkSize: chunkSize, state: 0) { record, seen in
+      let made = consumed.consumeIfAll(chunkSize: chunkSize, state: 0) { record, value, seen in
         seen += 1
-        return ("\(record.pointee.device)#\(record.pointee.sequence)", seen)
+        value.initialize(to: ("\(record.pointee.device)#\(record.pointee.sequence)", seen))
+        return true
       }
       #expect(made?.map(\.0) == names)
       #expect(made?.allSatisfy { $0.1 >= 1 && $0.1 <= chunkSize } == true)
       #expect(consumed.count == 0 && consumed.records.isEmpty)
-      // A nil for any record gives nil, and lets go of what was made.
+      // A false for any record gives nil, and lets go of what was made.
       var failing = history
       let counter = ConcurrentMapTests.Counter()
-      let none = failing.consumeIfAll(chunkSize: chunkSize, state: ()) { record, _ in
-        record.pointee.version == 2
-          ? nil : ConcurrentMapTests.Tracked(Int(record.pointee.sequence), counter)
+      let none = failing.consumeIfAll(chunkSize: chunkSize, state: ()) { record, value, _ in
+        guard record.pointee.version != 2 else { return false }
+        value.initialize(to: ConcurrentMapTests.Tracked(Int(record.pointee.sequence), counter))
+        return true
       }
       #expect(none == nil)
       #expect(counter.alive == 0)
