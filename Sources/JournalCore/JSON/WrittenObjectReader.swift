@@ -43,11 +43,11 @@ public struct WrittenObjectReader {
 
   private var parser: JSONParser
   private var atFirstMember = true
-  /// Whether this object is an element of ``objects(_:)``: it then ends at its `}`, not at
+  /// Whether this object is an element of ``forEachObject(_:)``: it then ends at its `}`, not at
   /// the end of the bytes.
   private let isNested: Bool
   /// Whether the object ended where it should (at the end of the bytes, or at its `}` for an
-  /// element of ``objects(_:)``): set by the ``nextKey()`` that returned nil for that reason,
+  /// element of ``forEachObject(_:)``): set by the ``nextKey()`` that returned nil for that reason,
   /// false when it returned nil for a spelling the reader does not read.
   public private(set) var isComplete = false
 
@@ -132,17 +132,19 @@ public struct WrittenObjectReader {
   /// The value as an array of strings written without escapes; nil for anything else.
   public mutating func strings() -> [String]? { array { $0.string() } }
 
-  /// The value as an array of objects, each read by `read` to its end; nil for anything
-  /// else, or when `read` gives nil for one.
-  public mutating func objects<Element>(
-    _ read: (inout WrittenObjectReader) -> Element?
-  ) -> [Element]? {
-    array { reader in
-      guard reader.parser.peek() == UInt8(ascii: "{") else { return nil }
+  /// Reads the value as an array of objects, handing each to `read` to read to its end;
+  /// false for anything else, or when `read` returns false for one.
+  ///
+  /// The caller keeps what it reads. Not generic: a generic array made here for a caller in
+  /// another module would be built by unspecialized code, its type looked up at run time on
+  /// every call.
+  public mutating func forEachObject(_ read: (inout WrittenObjectReader) -> Bool) -> Bool {
+    forEachElement { reader in
+      guard reader.parser.peek() == UInt8(ascii: "{") else { return false }
       var element = WrittenObjectReader(nestedAt: reader.parser)
-      guard let value = read(&element), element.isComplete else { return nil }
+      guard read(&element), element.isComplete else { return false }
       reader.parser.index = element.parser.index
-      return value
+      return true
     }
   }
 
@@ -151,23 +153,33 @@ public struct WrittenObjectReader {
   private mutating func array<Element>(
     _ element: (inout WrittenObjectReader) -> Element?
   ) -> [Element]? {
-    guard parser.peek() == UInt8(ascii: "[") else { return nil }
-    parser.index += 1
     var elements: [Element] = []
+    let read = forEachElement { reader in
+      guard let value = element(&reader) else { return false }
+      elements.append(value)
+      return true
+    }
+    return read ? elements : nil
+  }
+
+  /// Reads the value as an array, each element by `element`; false for anything else, or
+  /// when `element` returns false for one.
+  private mutating func forEachElement(_ element: (inout WrittenObjectReader) -> Bool) -> Bool {
+    guard parser.peek() == UInt8(ascii: "[") else { return false }
+    parser.index += 1
     if parser.peek() == UInt8(ascii: "]") {
       parser.index += 1
-      return elements
+      return true
     }
-    while let value = element(&self) {
-      elements.append(value)
+    while element(&self) {
       switch parser.peek() {
       case UInt8(ascii: ","): parser.index += 1
       case UInt8(ascii: "]"):
         parser.index += 1
-        return elements
-      default: return nil
+        return true
+      default: return false
       }
     }
-    return nil
+    return false
   }
 }

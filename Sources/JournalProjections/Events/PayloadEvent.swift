@@ -364,6 +364,23 @@ private func once<Value>(_ field: inout Value?, _ value: Value?) -> Bool {
 }
 
 extension WrittenObjectReader {
+  /// The value as an array of objects, each read by `read` to its end; nil for anything
+  /// else, or when `read` gives nil for one.
+  ///
+  /// Here rather than in JournalCore, so that the array is made by code specialized for
+  /// `Element`.
+  fileprivate mutating func objects<Element>(
+    _ read: (inout WrittenObjectReader) -> Element?
+  ) -> [Element]? {
+    var elements: [Element] = []
+    let complete = forEachObject { reader in
+      guard let element = read(&reader) else { return false }
+      elements.append(element)
+      return true
+    }
+    return complete ? elements : nil
+  }
+
   /// The value as an `Int`, as ``PayloadReader/int(_:)`` reads one written plainly.
   fileprivate mutating func int() -> Int? { integer().flatMap(Int.init(exactly:)) }
 

@@ -65,4 +65,30 @@ import Testing
     #expect(JSONPayload(.object(["a": .int(1)])).withWrittenObject { _ in 1 } == nil)
     #expect(try JSONPayload(checking: Array("{}".utf8)).withWrittenObject { _ in 1 } == 1)
   }
+
+  /// Each object of an array handed on in order; anything else, an element refused or one
+  /// not read to its end, and the array is not read.
+  @Test func arraysOfObjectsAreReadObjectByObject() throws {
+    func walk(_ text: String, readsTo limit: Int = .max) throws -> [Int64]? {
+      try JSONPayload(checking: Array(text.utf8)).withWrittenObject { reader -> [Int64]? in
+        guard let key = reader.nextKey(), key == "list" else { return nil }
+        var values: [Int64] = []
+        let read = reader.forEachObject { element in
+          guard values.count < limit else { return true }  // leaves the element unread
+          guard let key = element.nextKey(), key == "a", let value = element.integer() else {
+            return false
+          }
+          values.append(value)
+          return element.nextKey() == nil
+        }
+        return read && reader.nextKey() == nil && reader.isComplete ? values : nil
+      } ?? nil
+    }
+    #expect(try walk(#"{"list":[{"a":1},{"a":-2},{"a":3}]}"#) == [1, -2, 3])
+    #expect(try walk(#"{"list":[]}"#) == [])
+    #expect(try walk(#"{"list":[{"a":1},2]}"#) == nil)
+    #expect(try walk(#"{"list":[{"a":1},{"b":2}]}"#) == nil)
+    #expect(try walk(#"{"list":{"a":1}}"#) == nil)
+    #expect(try walk(#"{"list":[{"a":1},{"a":2}]}"#, readsTo: 1) == nil)
+  }
 }
