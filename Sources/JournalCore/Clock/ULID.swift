@@ -80,14 +80,22 @@ public struct ULID: Sendable, Hashable, Comparable, CustomStringConvertible,
   }
 
   /// Writes the 26 characters of the id into the first 26 bytes of `characters`.
+  ///
+  /// Character `i` is bits `5 * (25 - i)` and up of the 128: the last twelve come from
+  /// `low` alone, the first thirteen from `high` alone, and the one between from both, so
+  /// that no character waits for the 128-bit number to be shifted along.
   private func writeText(into characters: UnsafeMutableBufferPointer<UInt8>) {
-    var high = high
-    var low = low
+    precondition(characters.count >= 26, "a ULID takes 26 characters")
+    guard let out = characters.baseAddress else { return }
+    let (high, low) = (high, low)
     ULID.alphabet.withUnsafeBufferPointer { alphabet in
-      for index in stride(from: 25, through: 0, by: -1) {
-        characters[index] = alphabet[Int(low & 0x1F)]
-        low = low >> 5 | high << 59
-        high >>= 5
+      guard let digits = alphabet.baseAddress else { return }
+      for k in 0..<12 {
+        out[25 - k] = digits[Int(truncatingIfNeeded: low >> UInt64(5 * k)) & 0x1F]
+      }
+      out[13] = digits[Int(truncatingIfNeeded: low >> 60 | high << 4) & 0x1F]
+      for k in 0..<13 {
+        out[12 - k] = digits[Int(truncatingIfNeeded: high >> UInt64(1 + 5 * k)) & 0x1F]
       }
     }
   }

@@ -22,6 +22,17 @@ import Testing
     let maximum = try #require(ULID("7ZZZZZZZZZZZZZZZZZZZZZZZZZ"))
     #expect(maximum.high == UInt64.max && maximum.low == UInt64.max)
     #expect(ULID(high: 0, low: 0).description == "00000000000000000000000000")
+    #expect(maximum.description == "7ZZZZZZZZZZZZZZZZZZZZZZZZZ")
+    // Each bit alone: the character it falls in, and no other, shows it.
+    for bit in 0..<128 {
+      let id =
+        bit < 64 ? ULID(high: 0, low: 1 << UInt64(bit)) : ULID(high: 1 << UInt64(bit - 64), low: 0)
+      let text = Array(id.description.utf8)
+      let place = 25 - bit / 5
+      let digit = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)[1 << (bit % 5)]
+      #expect(text.indices.allSatisfy { text[$0] == ($0 == place ? digit : UInt8(ascii: "0")) })
+      #expect(ULID(id.description) == id)
+    }
   }
 
   @Test func stringOrderIsValueOrder() {
