@@ -23,6 +23,9 @@ public struct FoldEvent: Sendable, Hashable {
   /// Whether ``id`` names a part (`<id>#2`…) rather than the stored event itself, kept
   /// instead of a second copy of the id.
   private var hasPart: Bool
+  /// The last byte of ``streamID`` (0 when it is empty), kept so that a fold in parts picks
+  /// a workout's part without reading the id's storage (``Replayer/Fold``).
+  private(set) var streamTail: UInt8
   /// The hybrid clock's logical counter.
   public var counter: UInt32
 
@@ -75,6 +78,7 @@ public struct FoldEvent: Sendable, Hashable {
     self.counter = counter
     self.stream = stream
     self.streamID = streamID
+    streamTail = streamID.utf8.last ?? 0
     self.at = at ?? Date(milliseconds: milliseconds)
     self.action = action
     self.event = event
@@ -100,7 +104,7 @@ public struct FoldEvent: Sendable, Hashable {
   /// The id after the stream's prefix: `workout:01J…` → `01J…`.
   ///
   /// Kept with the event, as ``storedID`` is; a run of events of one stream shares one copy.
-  public private(set) var streamID: String
+  public private(set) var streamID: String { didSet { streamTail = streamID.utf8.last ?? 0 } }
 
   static func streamID(of stream: String) -> String { stream.split(atASCII: ":")?.after ?? stream }
 

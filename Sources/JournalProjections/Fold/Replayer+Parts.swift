@@ -46,8 +46,8 @@ extension Replayer.Fold {
   /// The part `event` is folded in: the first for split events and reverts, else one given
   /// by the last byte of the workout's id (a ULID's random part).
   static func part(of event: FoldEvent, among parts: Int) -> Int {
-    guard event.event.foldTarget == .workout, let last = event.streamID.utf8.last else { return 0 }
-    return Int(last) % parts
+    guard event.event.foldTarget == .workout else { return 0 }
+    return Int(event.streamTail) % parts
   }
 
   /// The state of every part put together.

@@ -1,6 +1,7 @@
 import Foundation
-import JournalProjections
 import Testing
+
+@testable import JournalProjections
 
 /// `streamID` and `storedID` search bytes when the text is ASCII: they must agree with the
 /// `Character` search they replace, for ASCII and for any other text.
@@ -48,6 +49,17 @@ import Testing
     #expect(e.storedID == Self.referenceStoredID(text), "id \(text.debugDescription)")
     e.id = "01HQ7Z4X8K9M2N3P4Q5R6S7T8V#3"
     #expect(e.storedID == "01HQ7Z4X8K9M2N3P4Q5R6S7T8V")
+  }
+
+  /// The stream id's last byte, which spreads workouts among a fold's parts, follows a
+  /// stream set later.
+  @Test func keepsTheStreamIDsLastByte() {
+    var e = Self.event(id: "01HQ7Z4X8K9M2N3P4Q5R6S7T8V", stream: "workout:w")
+    #expect(e.streamTail == UInt8(ascii: "w"))
+    e.stream = "workout:01HQ7Z4X8K9M2N3P4Q5R6S7T8Q"
+    #expect(e.streamTail == UInt8(ascii: "Q"))
+    e.stream = "workout:"
+    #expect(e.streamID.isEmpty && e.streamTail == 0)
   }
 
   /// A fold event takes at most 168 bytes.
