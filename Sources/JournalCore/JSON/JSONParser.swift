@@ -157,11 +157,18 @@ struct JSONParser {
       while let byte = peek(), isDigit(byte) { index += 1 }
     }
     var isInteger = true
+    var point: Int?
     if peek() == UInt8(ascii: ".") {
       isInteger = false
+      point = index
       index += 1
       guard let byte = peek(), isDigit(byte) else { throw fail("expected a digit after '.'") }
       while let byte = peek(), isDigit(byte) { index += 1 }
+    }
+    if let point, peek() != UInt8(ascii: "e"), peek() != UInt8(ascii: "E"),
+      let value = shortDecimalValue(from: negative ? start + 1 : start, point: point, to: index)
+    {
+      return .double(negative ? -value : value)
     }
     if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
       isInteger = false
@@ -182,6 +189,19 @@ struct JSONParser {
       throw Failure(offset: start, reason: "number '\(text)' is out of range")
     }
     return .double(value)
+  }
+
+  /// The value of the digits `start..<end` with a `.` at `point`, when they are at most 15:
+  /// read as an integer, then divided by the power of ten of the digits after the point.
+  /// Both are exact doubles (below 2^53, and 10^k for k ≤ 22), so the one division rounds
+  /// correctly, as `Double(String)` does (Clinger's fast path). Nil for more digits.
+  private func shortDecimalValue(from start: Int, point: Int, to end: Int) -> Double? {
+    guard end - start <= 16 else { return nil }
+    var mantissa: Int64 = 0
+    for position in start..<end where position != point {
+      mantissa = mantissa &* 10 &+ Int64(bytes[position] &- UInt8(ascii: "0"))
+    }
+    return Double(mantissa) / powersOfTen[end - point - 1]
   }
 
   /// Parses a number written as a plain integer (`-?(0|[1-9][0-9]*)`, then no `.`, `e` or
@@ -479,6 +499,11 @@ func quoteOrBackslashStops(in word: UInt64) -> UInt64 {
   let backslashes = word ^ (ones &* 0x5C)
   return ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes) & highs
 }
+
+/// 10^0 through 10^15, each exact as a double.
+private let powersOfTen: [Double] = [
+  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+]
 
 @inline(__always)
 private func isDigit(_ byte: UInt8) -> Bool {

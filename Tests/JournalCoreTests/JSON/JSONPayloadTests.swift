@@ -329,6 +329,38 @@ extension JSONPayloadTests {
     }
   }
 
+  /// Decimals without an exponent read as the standard library reads them, bit for bit:
+  /// those of up to 15 digits by a division, longer ones by the general conversion.
+  @Test(arguments: [5, 41])
+  func decimalsMatchTheStandardLibrary(seed: UInt64) throws {
+    var random = SplitMix64(seed: seed)
+    var texts = [
+      "0.5", "-0.0", "0.0", "102.5", "0.1", "-0.3", "62.5", "1.7976931348623157",
+      "0.000000000000001",
+      "12345678901234.5", "123456789012345.6", "999999999999999.9", "99999999999999.99",
+      "1.000000000000000", "0.30000000000000004", "-12.000",
+    ]
+    for _ in 0..<4_000 {
+      var digits = ""
+      for _ in 0..<(1 + random.next() % 18) { digits += String(random.next() % 10) }
+      let point = Int(random.next() % UInt64(digits.count))
+      var text = String(digits.prefix(point + 1)) + "." + String(digits.dropFirst(point + 1))
+      if text.hasSuffix(".") { text += String(random.next() % 10) }
+      // JSON allows one leading zero only.
+      while text.hasPrefix("0"), !text.hasPrefix("0.") { text.removeFirst() }
+      texts.append(random.next() % 2 == 0 ? text : "-" + text)
+    }
+    for text in texts {
+      let expected = try #require(Double(text), "\(text)")
+      let value = try JSONValue.parse(Array(text.utf8))
+      guard case .double(let read) = value else {
+        Issue.record("\(text) read as \(value)")
+        continue
+      }
+      #expect(read.bitPattern == expected.bitPattern, "\(text): \(read) against \(expected)")
+    }
+  }
+
   /// The comparison of keys and literals by words gives what comparing bytes gives, for
   /// every length up to 40 and a difference at every place.
   @Test func shortByteComparisonsAgreeWithElementwise() {
