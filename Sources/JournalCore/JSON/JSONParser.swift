@@ -191,10 +191,12 @@ struct JSONParser {
     return .double(value)
   }
 
-  /// The value of the digits `start..<end` with a `.` at `point`, when they are at most 15:
-  /// read as an integer, then divided by the power of ten of the digits after the point.
-  /// Both are exact doubles (below 2^53, and 10^k for k ≤ 22), so the one division rounds
-  /// correctly, as `Double(String)` does (Clinger's fast path). Nil for more digits.
+  /// The value of the digits `start..<end` with a `.` at `point`, when they are at most 15.
+  ///
+  /// The digits are read as an integer, then divided by the power of ten of the digits after
+  /// the point. Both are exact doubles (below 2^53, and 10^k for k ≤ 22), so the one
+  /// division rounds correctly, as `Double(String)` does (Clinger's fast path). Nil for more
+  /// digits.
   private func shortDecimalValue(from start: Int, point: Int, to end: Int) -> Double? {
     guard end - start <= 16 else { return nil }
     var mantissa: Int64 = 0
