@@ -289,13 +289,14 @@ extension EventLog {
   /// A segment's records are kept as the run it decoded to: putting a device's runs together
   /// would copy every record once more, and ``merge(_:)`` does not need it.
   func readDeviceRuns(
-    _ devices: [(name: String, position: DevicePosition?)]
+    _ devices: [(name: String, position: DevicePosition?)],
+    trust: PayloadTrust? = nil
   ) throws -> [DeviceRuns] {
     let plans = try devices.map { try planDevice($0.name, after: $0.position) }
     let jobs = plans.indices.flatMap { device in plans[device].segments.map { (device, $0) } }
     let log = self
     var outcomes = jobs.concurrentMap(chunkSize: 1) { job in
-      log.readSegment(job.1, device: plans[job.0].history.device)
+      log.readSegment(job.1, device: plans[job.0].history.device, trust: trust)
     }
     var devices = plans.map { DeviceRuns(history: $0.history) }
     var stopped = plans.map { $0.history.stoppedBy != nil }
@@ -415,10 +416,12 @@ extension EventLog {
   /// Reads and decodes one segment of `device`.
   func readSegment(
     _ job: SegmentJob,
-    device: String
+    device: String,
+    trust: PayloadTrust? = nil
   ) -> Result<SegmentOutcome, JournalError> {
     openSegment(job, device: device).flatMap { segment in
       var segment = segment
+      segment.trust = trust
       return Result { () throws(JournalError) in try segment.decode(.max) }
     }
   }
@@ -593,13 +596,22 @@ extension EventLog {
   /// - Complexity: O(n × d) for the n records after the positions on d devices, plus the
   ///   file names of each device; O(1) per segment before a position.
   public func readHistory(after positions: [String: DevicePosition]) throws -> JournalHistory {
+    try readHistory(after: positions, trustingPayloads: nil)
+  }
+
+  /// Reads as ``readHistory(after:)`` does, leaving unchecked the payloads that `trust`
+  /// names (see ``PayloadTrust``); nil checks every one.
+  public func readHistory(
+    after positions: [String: DevicePosition],
+    trustingPayloads trust: PayloadTrust?
+  ) throws -> JournalHistory {
     var names = try deviceNames()
     for (device, position) in positions where !names.contains(device) {
       try EventLog.validateDeviceName(device)
       throw positionChanged(device, position, "the device folder is not there")
     }
     names.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-    let devices = try readDeviceRuns(names.map { ($0, positions[$0]) })
+    let devices = try readDeviceRuns(names.map { ($0, positions[$0]) }, trust: trust)
     var history = EventLog.merge(devices)
     history.notices += deviceFolderCopies()
     return history
@@ -658,3 +670,15 @@ extension EventLog {
     }
   }
 }
+
+/// Which records a read may leave its payload unchecked for: true for a `type` at a
+/// `version` whose payloads the caller decodes at once with a reader that accepts nothing
+/// but JSON, in the writer's spelling.
+///
+/// A payload is checked as it is read (a record whose payload is not JSON is corrupt: its
+/// device's history stops there), then decoded by its reader: for most payloads the second
+/// pass makes the first one unnecessary. A payload left unchecked is every byte between
+/// `"data":` and the `,"prev":` member. A caller that trusts payloads must read the
+/// history again, checking every payload, as soon as its reader refuses one, and use
+/// nothing of the first read: then what it gets is what a checked read gives.
+public typealias PayloadTrust = @Sendable (_ type: String, _ version: Int) -> Bool

@@ -28,14 +28,26 @@ struct PayloadEvent {
   ///
   /// Log ids share the storage of the same ids read lately in `strings`.
   ///
-  /// - Throws: ``PayloadError`` for an unknown type or a malformed payload.
+  /// A payload the read left unchecked (`unchecked` says so; see `PayloadTrust`) is read in
+  /// the writer's spelling only, which accepts nothing but JSON: the general decoder expects
+  /// checked bytes.
+  ///
+  /// - Throws: ``PayloadError`` for an unknown type or a malformed payload, or an unchecked
+  ///   payload in another spelling.
   static func decode(
     type: String,
     payload: JSONPayload,
-    strings: inout RecentStrings
+    strings: inout RecentStrings,
+    unchecked: () -> Bool = { false }
   ) throws(PayloadError) -> PayloadEvent {
     if let written = PayloadEvent(writtenSpelling: type, payload: payload, strings: &strings) {
       return written
+    }
+    guard !unchecked() else {
+      throw PayloadError(
+        type: type,
+        message: "payload read unchecked is not in the writer's spelling; to be read again"
+      )
     }
     return try PayloadEvent(type: type, reading: payload)
   }

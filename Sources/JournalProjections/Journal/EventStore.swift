@@ -203,6 +203,13 @@ public protocol PositionedEventStore: EventStore {
   ///   the record it was taken at: read everything instead.
   func readHistory(after positions: [String: DevicePosition]) throws -> StoredHistory
 
+  /// As ``readHistory(after:)``, leaving unchecked the payloads `trust` names; see
+  /// `PayloadTrust`.
+  func readHistory(
+    after positions: [String: DevicePosition],
+    trustingPayloads trust: PayloadTrust?
+  ) throws -> StoredHistory
+
   /// The positions of `device` before and after the last append through this store: the
   /// end of the device's last record when the writer opened, and after the batch.
   func lastAppend(device: String) -> (before: DevicePosition?, after: DevicePosition?)?

@@ -35,7 +35,14 @@ public final class FileEventStore: PositionedEventStore, @unchecked Sendable {
   }
 
   public func readHistory(after positions: [String: DevicePosition]) throws -> StoredHistory {
-    let history = try log.readHistory(after: positions)
+    try readHistory(after: positions, trustingPayloads: nil)
+  }
+
+  public func readHistory(
+    after positions: [String: DevicePosition],
+    trustingPayloads trust: PayloadTrust?
+  ) throws -> StoredHistory {
+    let history = try log.readHistory(after: positions, trustingPayloads: trust)
     let notices = Self.notices(history.notices, history.duplicates, history.errors)
     return StoredHistory(
       events: StoredEvents(records: history),

@@ -50,22 +50,31 @@ public final class Journal: @unchecked Sendable {
   }
 
   /// Reads the history again from the store.
+  ///
+  /// A log's payloads of the types read in the writer's spelling are checked by decoding
+  /// them, not also as they are read (``PayloadTrust``). When one does not decode so,
+  /// everything is read again with every payload checked, and only that read is used.
   public func reload() throws {
-    var (stored, storeNotices, positions) = try readStore()
+    var (stored, storeNotices, positions, trust) = try readStore(trusting: true)
     var quarantined: [String: String] = [:]
     var history: [FoldEvent] = []
-    let decoded = Self.decodeCurrent(&stored, upcaster: upcaster)
+    let decoded = Self.decodeCurrent(&stored, upcaster: upcaster, trust: trust)
     if decoded == nil, stored.isEmpty {
       // A log's records were let go as they were decoded, and one did not decode: read them
-      // again for the chunks, which say which stream to quarantine.
-      (stored, storeNotices, positions) = try readStore()
+      // again, checked, for the chunks, which say which stream to quarantine.
+      (stored, storeNotices, positions, trust) = try readStore(trusting: false)
     }
     var notices = storeNotices
     if let decoded {
       history = decoded
     } else {
       // Decode in chunks on every core; then, in order, quarantine the streams that failed.
-      var chunks = Self.decodeChunks(stored, upcaster: upcaster)
+      var chunks = Self.decodeChunks(stored, upcaster: upcaster, trust: trust)
+      if trust != nil, !chunks.allSatisfy(\.failures.isEmpty) {
+        // A failure may be a payload left unchecked: only a checked read says what to do.
+        (stored, storeNotices, positions, trust) = try readStore(trusting: false)
+        chunks = Self.decodeChunks(stored, upcaster: upcaster)
+      }
       if chunks.allSatisfy(\.failures.isEmpty) {
         history.reserveCapacity(chunks.reduce(0) { $0 + $1.events.count })
         // Each chunk is let go once copied, so the history is not held twice.
@@ -90,17 +99,30 @@ public final class Journal: @unchecked Sendable {
     self.positions = positions
   }
 
-  /// Every stored event, what reading set aside, and where each device's reading ended.
-  private func readStore() throws -> (StoredEvents, [String], [String: DevicePosition]) {
+  /// Every stored event, what reading set aside, where each device's reading ended, and
+  /// which payloads were left unchecked: when `trusting`, those of the types read in the
+  /// writer's spelling at their current versions, if the store reads files.
+  private func readStore(
+    trusting: Bool
+  ) throws -> (StoredEvents, [String], [String: DevicePosition], PayloadTrust?) {
     if let positioned = store as? any PositionedEventStore {
-      var read = try positioned.readHistory(after: [:])
+      let trust = trusting ? Self.writtenSpellingTrust(upcaster) : nil
+      var read = try positioned.readHistory(after: [:], trustingPayloads: trust)
       // Moved out, so that the records are held once and can be let go as they are decoded.
       let events = read.events
       read.events = StoredEvents([])
-      return (events, read.notices, read.positions)
+      return (events, read.notices, read.positions, trust)
     }
     let read = try store.readHistory()
-    return (StoredEvents(read.events), read.notices, [:])
+    return (StoredEvents(read.events), read.notices, [:], nil)
+  }
+
+  /// The payloads decoding checks by itself: those of the types read in the writer's
+  /// spelling (``PayloadEvent``), at their current versions.
+  static func writtenSpellingTrust(_ upcaster: Upcaster) -> PayloadTrust {
+    let current = upcaster.currentVersions
+    let types = Set(JournalEvent.onePassTypes)
+    return { type, version in types.contains(type) && current[type] == version }
   }
 
   /// The events decoded from a run of stored events.
@@ -122,12 +144,19 @@ public final class Journal: @unchecked Sendable {
   /// A log's records are decoded from their fields, no stored event made, and let go a run
   /// at a time as they are decoded: `stored` is then empty afterwards, whether they all
   /// decoded or not.
-  static func decodeCurrent(_ stored: inout StoredEvents, upcaster: Upcaster) -> [FoldEvent]? {
+  ///
+  /// The payloads `trust` names were not checked as they were read: each must decode in the
+  /// writer's spelling, or nil is returned.
+  static func decodeCurrent(
+    _ stored: inout StoredEvents,
+    upcaster: Upcaster,
+    trust: PayloadTrust? = nil
+  ) -> [FoldEvent]? {
     // Checked first, as a journal that needs upcasting would otherwise be decoded twice.
     let currentVersions = upcaster.currentVersions
     guard stored.allSatisfy(typeAndVersion: { currentVersions[$0] == $1 }) else { return nil }
     if var records = stored.takeRecords() {
-      return records.consumeIfAll(state: DecodeCache()) { record, event, cache in
+      return records.consumeIfAll(state: DecodeCache(trust: trust)) { record, event, cache in
         // A ULID's text has no `#`: it is its own stored id.
         let id = record.pointee.id.description
         do {
@@ -143,6 +172,7 @@ public final class Journal: @unchecked Sendable {
               cache: &cache,
               type: record.pointee.type,
               payload: record.pointee.storedPayload,
+              version: record.pointee.version,
               part: 0
             )
           )
@@ -153,7 +183,8 @@ public final class Journal: @unchecked Sendable {
       }
     }
     let events = stored
-    return [FoldEvent](concurrentlyMaking: events.count, state: DecodeCache()) { index, cache in
+    let start = DecodeCache(trust: trust)
+    return [FoldEvent](concurrentlyMaking: events.count, state: start) { index, cache in
       try? currentEvent(events[index], cache: &cache)
     }
   }
@@ -169,6 +200,7 @@ public final class Journal: @unchecked Sendable {
       cache: &cache,
       type: record.type,
       payload: record.storedPayload,
+      version: record.version,
       part: 0
     )
   }
@@ -206,9 +238,13 @@ public final class Journal: @unchecked Sendable {
   }
 
   /// Decodes `stored` in chunks of `size` events, on every core.
+  ///
+  /// The payloads `trust` names were not checked as they were read: one that does not decode
+  /// in the writer's spelling fails.
   static func decodeChunks(
     _ stored: StoredEvents,
     upcaster: Upcaster,
+    trust: PayloadTrust? = nil,
     size: Int = 16_384
   ) -> [DecodedChunk] {
     let count = (stored.count + size - 1) / size
@@ -217,7 +253,7 @@ public final class Journal: @unchecked Sendable {
       let range = chunk.first..<min(stored.count, chunk.first + size)
       chunk.events.reserveCapacity(range.count)
       chunk.ends.reserveCapacity(range.count)
-      var cache = DecodeCache()
+      var cache = DecodeCache(trust: trust)
       for position in range {
         if let failure = decode(
           stored[position],
@@ -285,6 +321,7 @@ public final class Journal: @unchecked Sendable {
             cache: &cache,
             type: item.type,
             payload: JSONPayload(item.payload),
+            version: nil,
             part: part
           )
         )
@@ -304,6 +341,7 @@ public final class Journal: @unchecked Sendable {
     cache: inout DecodeCache,
     type: String,
     payload: JSONPayload,
+    version: Int?,
     part: Int
   ) throws(PayloadError) -> FoldEvent {
     try foldEvent(
@@ -317,12 +355,17 @@ public final class Journal: @unchecked Sendable {
       cache: &cache,
       type: type,
       payload: payload,
+      version: version,
       part: part
     )
   }
 
   /// Part `part` of the stored event `id`, from its fields: a log's record is decoded without
   /// making a stored event of it.
+  ///
+  /// `version` is the stored version of a payload read from a record, nil for one an
+  /// upcaster made: a payload read unchecked (``DecodeCache/trust``) must be in the writer's
+  /// spelling.
   private static func foldEvent(
     id: String,
     device: String,
@@ -334,9 +377,16 @@ public final class Journal: @unchecked Sendable {
     cache: inout DecodeCache,
     type: String,
     payload: JSONPayload,
+    version: Int?,
     part: Int
   ) throws(PayloadError) -> FoldEvent {
-    let decoded = try PayloadEvent.decode(type: type, payload: payload, strings: &cache.strings)
+    let trust = cache.trust
+    let decoded = try PayloadEvent.decode(
+      type: type,
+      payload: payload,
+      strings: &cache.strings,
+      unchecked: { version.map { trust?(type, $0) ?? false } ?? false }
+    )
     return FoldEvent(
       id: part == 0 ? id : "\(id)#\(part + 1)",
       storedID: storedID,
@@ -359,6 +409,10 @@ public final class Journal: @unchecked Sendable {
     private var stream = ""
     private var id = ""
     var strings = RecentStrings()
+    /// The payloads the read left unchecked.
+    let trust: PayloadTrust?
+
+    init(trust: PayloadTrust? = nil) { self.trust = trust }
 
     mutating func streamID(of stream: String) -> String {
       if stream != self.stream {

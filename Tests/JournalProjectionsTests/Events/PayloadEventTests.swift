@@ -1,7 +1,7 @@
 import Foundation
-import JournalCore
 import Testing
 
+@testable import JournalCore
 @testable import JournalProjections
 
 /// The one-pass reading of payloads in the writer's spelling against the general decoder.
@@ -78,6 +78,45 @@ import Testing
     #expect(onePass > 500)
     #expect(general > 500)
     #expect(refused > 500)
+  }
+
+  /// The one-pass reading checks what it reads.
+  ///
+  /// Given bytes that were never checked (a read that trusts payloads, `PayloadTrust`), it
+  /// gives an event only for JSON, and then the event the general decoder gives. Seeded
+  /// payloads and near misses, damaged byte by byte.
+  @Test(arguments: [1, 2, 3] as [UInt64])
+  func theOnePassReadingAcceptsOnlyJSON(seed: UInt64) throws {
+    var random = SplitMix64(seed: seed)
+    let types = JournalEvent.onePassTypes
+    let alphabet = Array(#"{}[]",:0123456789.-+eE nulltruefalse\"#.utf8) + [0x09, 0x00, 0x1F, 0xC3]
+    var strings = RecentStrings()
+    var (accepted, refused) = (0, 0)
+    for _ in 0..<6_000 {
+      let type = types[Int(random.next() % UInt64(types.count))]
+      var bytes = Array(Self.payloadText(for: type, using: &random).utf8)
+      for _ in 0..<(random.next() % 3) where !bytes.isEmpty {
+        let place = Int(random.next() % UInt64(bytes.count))
+        let byte = alphabet[Int(random.next() % UInt64(alphabet.count))]
+        switch random.next() % 3 {
+        case 0: bytes[place] = byte
+        case 1: bytes.insert(byte, at: place)
+        default: bytes.remove(at: place)
+        }
+      }
+      let unchecked = JSONPayload(checkedBytes: bytes)
+      guard let read = PayloadEvent(writtenSpelling: type, payload: unchecked, strings: &strings)
+      else {
+        refused += 1
+        continue
+      }
+      let text = String(decoding: bytes, as: UTF8.self)
+      let checked = try #require(try? JSONPayload(checking: bytes), "\(type) \(text)")
+      #expect(Reading(read) == Reading(try PayloadEvent(type: type, reading: checked)), "\(text)")
+      accepted += 1
+    }
+    #expect(accepted > 1_000)
+    #expect(refused > 1_000)
   }
 
   /// A payload for `type`: mostly its own members with values of the form the writer gives
