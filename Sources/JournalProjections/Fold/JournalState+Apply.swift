@@ -163,7 +163,10 @@ extension JournalState {
       autoAdvance: started.autoAdvance,
       targetHeartRate: started.targetHeartRate
     )
-    workouts[id] = WorkoutState(document: document, timeZone: zone)
+    var state = WorkoutState(document: document, timeZone: zone)
+    // Room for the sources of every log's entries at once, rather than growing as sets come.
+    state.provenance.reserveCapacity(logs.count)
+    workouts[id] = state
   }
 
   /// Applies a log-level event to a live workout, then stamps it and derives its status.
