@@ -223,24 +223,14 @@ public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
 
   /// Parses 64 lowercase hexadecimal digits from ASCII bytes.
   init?(hexUTF8 bytes: UnsafeRawBufferPointer) {
-    guard bytes.count == 64 else { return nil }
-    var words: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
-      0, 0, 0, 0, 0, 0, 0, 0
-    )
-    for word in 0..<8 {
-      guard let value = hexWord(bytes, at: word * 8) else { return nil }
-      switch word {
-      case 0: words.0 = value
-      case 1: words.1 = value
-      case 2: words.2 = value
-      case 3: words.3 = value
-      case 4: words.4 = value
-      case 5: words.5 = value
-      case 6: words.6 = value
-      default: words.7 = value
-      }
-    }
-    self.init(words: words)
+    // Eight words written out: a loop filling a tuple went through a switch per word.
+    guard bytes.count == 64,
+      let w0 = hexWord(bytes, at: 0), let w1 = hexWord(bytes, at: 8),
+      let w2 = hexWord(bytes, at: 16), let w3 = hexWord(bytes, at: 24),
+      let w4 = hexWord(bytes, at: 32), let w5 = hexWord(bytes, at: 40),
+      let w6 = hexWord(bytes, at: 48), let w7 = hexWord(bytes, at: 56)
+    else { return nil }
+    self.init(words: (w0, w1, w2, w3, w4, w5, w6, w7))
   }
 
   /// The 32 bytes of the digest, most significant first.
@@ -317,6 +307,7 @@ let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 ///
 /// All eight at once in a word: every byte below 0x80 lets `byte + (0x80 - k)` stay within
 /// its byte, so its top bit says exactly whether `byte >= k`.
+@inline(__always)
 func hexWord(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32? {
   let ones: UInt64 = 0x0101_0101_0101_0101
   let tops: UInt64 = 0x8080_8080_8080_8080
