@@ -211,16 +211,24 @@ struct JSONParser {
   /// without moving, for anything else, which ``parseValue()`` then reads or refuses.
   mutating func parsePlainInteger() -> Int64? {
     var position = index
-    let negative = position < bytes.count && bytes[position] == UInt8(ascii: "-")
+    let count = bytes.count
+    let negative = position < count && bytes[position] == UInt8(ascii: "-")
     if negative { position += 1 }
     let digits = position
-    guard position < bytes.count, isDigit(bytes[position]) else { return nil }
-    if bytes[position] == UInt8(ascii: "0") {
-      position += 1
-    } else {
-      while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+    guard position < count, bytes[position] &- UInt8(ascii: "0") < 10 else { return nil }
+    // The value is made as the digits are scanned; wrapping, as more than 18 digits may
+    // overflow, and are then read again with checks.
+    var value = Int64(bytes[position] &- UInt8(ascii: "0"))
+    position += 1
+    if value != 0 {
+      while position < count {
+        let digit = bytes[position] &- UInt8(ascii: "0")
+        guard digit < 10 else { break }
+        value = value &* 10 &+ Int64(digit)
+        position += 1
+      }
     }
-    if position < bytes.count {
+    if position < count {
       switch bytes[position] {
       case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"),
         UInt8(ascii: "0")...UInt8(ascii: "9"):
@@ -228,7 +236,12 @@ struct JSONParser {
       default: break
       }
     }
-    guard let value = integerValue(from: digits, to: position, negative) else { return nil }
+    if position - digits > 18 {
+      guard let checked = integerValue(from: digits, to: position, negative) else { return nil }
+      value = checked
+    } else if negative {
+      value = 0 &- value
+    }
     index = position
     return value
   }
