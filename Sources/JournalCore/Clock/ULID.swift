@@ -45,19 +45,24 @@ public struct ULID: Sendable, Hashable, Comparable, CustomStringConvertible,
 
   /// Parses the canonical form from ASCII bytes.
   init?(utf8 description: UnsafeRawBufferPointer) {
-    guard description.count == 26 else { return nil }
-    var high: UInt64 = 0
-    var low: UInt64 = 0
+    guard description.count == 26, let text = description.baseAddress else { return nil }
     // A byte outside the alphabet sets a bit above the five of a digit in `invalid`.
     var invalid: UInt8 = 0
-    ULID.decodeTable.withUnsafeBufferPointer { table in
-      for byte in description {
-        let value = table[Int(byte)]
+    let (high, low) = ULID.decodeTable.withUnsafeBufferPointer { table in
+      func digit(_ index: Int) -> UInt64 {
+        let value = table[Int(text.load(fromByteOffset: index, as: UInt8.self))]
         invalid |= value
-        // Shift the 128-bit number left by 5 and add the digit.
-        high = high << 5 | low >> 59
-        low = low << 5 | UInt64(value & 0x1F)
+        return UInt64(value & 0x1F)
       }
+      // Digit `i` holds bits `5 * (25 - i)` and up of the 128 (as ``writeText(into:)``
+      // writes them): the first thirteen fall in `high`, the last twelve in `low`, and the
+      // one between in both; no digit waits for the number to be shifted along.
+      var high: UInt64 = 0
+      for index in 0..<13 { high = high << 5 | digit(index) }
+      let middle = digit(13)
+      var low: UInt64 = 0
+      for index in 14..<26 { low = low << 5 | digit(index) }
+      return (high << 1 | middle >> 4, middle << 60 | low)
     }
     // The first digit carries the top three bits of 128: at most 7.
     guard invalid & ~0x1F == 0, description[0] <= UInt8(ascii: "7") else { return nil }
