@@ -226,8 +226,8 @@ public struct MergedRecords: Sendable {
     var shift = 0
     while total >> shift > 4_096 { shift += 1 }
     let (bits, buckets) = (shift, 1 << shift)
-    // A bucket is picked by the hash's top bits; a table's slot by bits 32 and up, which
-    // a bucket of 4,096 ids (8,192 slots) never reaches.
+    // A bucket is picked by the hash's top `bits` bits, a slot of a bucket's table (8,192
+    // slots) by bits 32 to 44: apart for any history of fewer than 2^31 ids.
     let bucket = { @Sendable (id: ULID) -> Int in
       bits == 0 ? 0 : Int(truncatingIfNeeded: ULIDTable.hash(id, seed: seed) >> (64 - bits))
     }
