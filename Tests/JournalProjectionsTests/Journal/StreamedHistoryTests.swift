@@ -52,33 +52,7 @@ import Testing
   @Test func anUndecodableCurrentEventQuarantinesItsStream() throws {
     // Every event at its type's current version, as this build writes them.
     let url = try makeTemporaryDirectory("undecodable")
-    _ = try EventLog.create(at: url)
-    let options = DeviceWriter.Options(durability: .none)
-    let before = try Journal(
-      store: try FileEventStore(url: url, options: options),
-      newID: SequentialIDs().make
-    )
-    // The store stamps events with the machine's clock: each command runs at its time.
-    let split = try #require(
-      before.execute(
-        .createSplit(
-          SplitSettings(name: "Push", color: "red", systemImage: "dumbbell"),
-          exercises: [
-            ExercisePlan(name: "Bench Press", sets: 3, reps: 5, weight: 100, loadType: .weight)
-          ]
-        ),
-        device: "phone",
-        now: Date()
-      ).first?.streamID
-    )
-    try before.execute(.startWorkout(split: split, timeZone: "UTC"), device: "phone", now: Date())
-    for reps in [5, 5, 4] {
-      try before.execute(
-        .completeSet(workout: nil, exercise: nil, SetActuals(reps: reps, weight: 100)),
-        device: "phone",
-        now: Date()
-      )
-    }
+    let before = try makeWorkoutJournal(at: url, reps: [5, 5, 4])
     let stream = try #require(before.history.last?.stream)
     #expect(stream.hasPrefix("workout:"))
     let writer = try EventLog(at: url).openWriter(

@@ -13,32 +13,8 @@ import Testing
   /// second payload is `payload`'s change of `"reps":5}` (the line sealed again).
   func makeJournal(_ change: String) throws -> URL {
     let url = try makeTemporaryDirectory("unchecked")
-    _ = try EventLog.create(at: url)
+    let journal = try makeWorkoutJournal(at: url, reps: [5, 4])
     let options = DeviceWriter.Options(durability: .none)
-    let journal = try Journal(
-      store: try FileEventStore(url: url, options: options),
-      newID: SequentialIDs().make
-    )
-    let split = try #require(
-      journal.execute(
-        .createSplit(
-          SplitSettings(name: "Push", color: "red", systemImage: "dumbbell"),
-          exercises: [
-            ExercisePlan(name: "Bench Press", sets: 3, reps: 5, weight: 100, loadType: .weight)
-          ]
-        ),
-        device: "phone",
-        now: Date()
-      ).first?.streamID
-    )
-    try journal.execute(.startWorkout(split: split, timeZone: "UTC"), device: "phone", now: Date())
-    for reps in [5, 4] {
-      try journal.execute(
-        .completeSet(workout: nil, exercise: nil, SetActuals(reps: reps, weight: 100)),
-        device: "phone",
-        now: Date()
-      )
-    }
     let set = try #require(journal.history.last)
     guard case .setCompleted(let completed) = set.event else {
       Issue.record("the last event is not a set")
