@@ -206,13 +206,7 @@ import Testing
       lines.append(Self.sealed(Array(#"{ "#.utf8) + body.dropFirst()))
       // Damaged copies: bytes replaced, inserted or removed before the checksum.
       for _ in 0..<6 {
-        let at = Int(random.next() % UInt64(body.count))
-        let byte = noise[Int(random.next() % UInt64(noise.count))]
-        switch random.next() % 3 {
-        case 0: body[at] = byte
-        case 1: body.insert(byte, at: at)
-        default: body.remove(at: at)
-        }
+        body.damageOneByte(from: noise, using: &random)
         lines.append(Self.sealed(body))
       }
       for (index, line) in lines.enumerated() {

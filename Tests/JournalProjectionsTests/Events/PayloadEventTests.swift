@@ -1,4 +1,5 @@
 import Foundation
+import JournalTestSupport
 import Testing
 
 @testable import JournalCore
@@ -95,15 +96,7 @@ import Testing
     for _ in 0..<6_000 {
       let type = types[Int(random.next() % UInt64(types.count))]
       var bytes = Array(Self.payloadText(for: type, using: &random).utf8)
-      for _ in 0..<(random.next() % 3) where !bytes.isEmpty {
-        let place = Int(random.next() % UInt64(bytes.count))
-        let byte = alphabet[Int(random.next() % UInt64(alphabet.count))]
-        switch random.next() % 3 {
-        case 0: bytes[place] = byte
-        case 1: bytes.insert(byte, at: place)
-        default: bytes.remove(at: place)
-        }
-      }
+      for _ in 0..<(random.next() % 3) { bytes.damageOneByte(from: alphabet, using: &random) }
       let unchecked = JSONPayload(checkedBytes: bytes)
       guard let read = PayloadEvent(writtenSpelling: type, payload: unchecked, strings: &strings)
       else {
