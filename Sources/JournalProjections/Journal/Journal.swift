@@ -73,6 +73,7 @@ public final class Journal: @unchecked Sendable {
       if trust != nil, !chunks.allSatisfy(\.failures.isEmpty) {
         // A failure may be a payload left unchecked: only a checked read says what to do.
         (stored, storeNotices, positions, trust) = try readStore(trusting: false)
+        notices = storeNotices
         chunks = Self.decodeChunks(stored, upcaster: upcaster)
       }
       if chunks.allSatisfy(\.failures.isEmpty) {

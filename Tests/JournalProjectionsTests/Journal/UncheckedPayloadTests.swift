@@ -10,8 +10,10 @@ import Testing
 /// holds, the journal is the one a read that checks every payload gives.
 @Suite struct UncheckedPayloadTests {
   /// A journal of one workout with sets on the phone, and on the tablet three sets whose
-  /// second payload is `payload`'s change of `"reps":5}` (the line sealed again).
-  func makeJournal(_ change: String) throws -> URL {
+  /// second payload is `change` in place of `"reps":5}` (the line sealed again); when
+  /// `olderFirst`, the tablet's first set is stored at version 1, which is upcast (the journal
+  /// is then decoded in chunks).
+  func makeJournal(_ change: String, olderFirst: Bool) throws -> URL {
     let url = try makeTemporaryDirectory("unchecked")
     let journal = try makeWorkoutJournal(at: url, reps: [5, 4])
     let options = DeviceWriter.Options(durability: .none)
@@ -23,13 +25,20 @@ import Testing
     let writer = try EventLog(at: url).openWriter(device: "tablet", options: options)
     let version = try #require(JournalEvent.currentVersions["set.completed"])
     try writer.append(
-      (0..<3).map { _ in
-        NewEvent(
-          stream: set.stream,
-          type: "set.completed",
-          version: version,
-          payload: ["logID": .string(completed.logID), "reps": 5]
-        )
+      (0..<3).map { index in
+        olderFirst && index == 0
+          ? NewEvent(
+            stream: set.stream,
+            type: "set.completed",
+            version: 1,
+            payload: ["logID": .string(completed.logID), "index": 2]
+          )
+          : NewEvent(
+            stream: set.stream,
+            type: "set.completed",
+            version: version,
+            payload: ["logID": .string(completed.logID), "reps": 5]
+          )
       }
     )
     writer.close()
@@ -61,17 +70,20 @@ import Testing
 
   /// Not JSON, though spelled as the writer spells: the tablet's history stops at the line,
   /// as a checked read stops it.
-  @Test(arguments: [#""reps":5,}"#, #""reps":05}"#, #""reps":5}}"#, #""reps":5"#])
-  func aPayloadThatIsNotJSONStopsItsDevice(_ change: String) throws {
-    let journal = try expectSameAsChecked(try makeJournal(change))
+  @Test(arguments: [#""reps":5,}"#, #""reps":05}"#, #""reps":5}}"#, #""reps":5"#], [false, true])
+  func aPayloadThatIsNotJSONStopsItsDevice(_ change: String, olderFirst: Bool) throws {
+    let journal = try expectSameAsChecked(try makeJournal(change, olderFirst: olderFirst))
     #expect(journal.notices.contains { $0.hasPrefix("devices/tablet/000001.jsonl:2: ") })
     #expect(journal.history.filter { $0.device == "tablet" }.count == 1)
   }
 
   /// JSON in another spelling: decoded by the general reader after a checked read.
-  @Test(arguments: [#""reps": 5}"#, #""reps":5.0}"#, #""reps":5 }"#, #""r\u0065ps":5}"#])
-  func aPayloadInAnotherSpellingIsReadAfterAllChecked(_ change: String) throws {
-    let journal = try expectSameAsChecked(try makeJournal(change))
+  @Test(
+    arguments: [#""reps": 5}"#, #""reps":5.0}"#, #""reps":5 }"#, #""r\u0065ps":5}"#],
+    [false, true]
+  )
+  func aPayloadInAnotherSpellingIsReadAfterAllChecked(_ change: String, olderFirst: Bool) throws {
+    let journal = try expectSameAsChecked(try makeJournal(change, olderFirst: olderFirst))
     #expect(journal.history.filter { $0.device == "tablet" }.count == 3)
   }
 }
