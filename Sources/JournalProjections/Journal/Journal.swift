@@ -140,7 +140,7 @@ public final class Journal: @unchecked Sendable {
 
   /// The events of `stored` when every one is at its type's current version and decodes:
   /// one event each, decoded on every core straight into place; nil otherwise (then
-  /// ``decodeChunks(_:upcaster:size:)`` decodes them, and says which failed).
+  /// ``decodeChunks(_:upcaster:trust:size:)`` decodes them, and says which failed).
   ///
   /// A log's records are decoded from their fields, no stored event made, and let go a run
   /// at a time as they are decoded: `stored` is then empty afterwards, whether they all
