@@ -197,14 +197,13 @@ public struct StoredHistory: Sendable {
 /// A store kept in files, whose reads end at positions a later read can resume from.
 public protocol PositionedEventStore: EventStore {
   /// Every event after `positions` (every event of a device without one), in merge order;
-  /// see `EventLog.readHistory(after:)`.
+  /// see `EventLog.readHistory(after:trustingPayloads:)`.
+  ///
+  /// The payloads `trust` names are left unchecked (see `PayloadTrust`); nil checks every
+  /// one.
   ///
   /// - Throws: `JournalError` of kind `positionChanged` when a position no longer names
   ///   the record it was taken at: read everything instead.
-  func readHistory(after positions: [String: DevicePosition]) throws -> StoredHistory
-
-  /// As ``readHistory(after:)``, leaving unchecked the payloads `trust` names; see
-  /// `PayloadTrust`.
   func readHistory(
     after positions: [String: DevicePosition],
     trustingPayloads trust: PayloadTrust?
@@ -213,4 +212,12 @@ public protocol PositionedEventStore: EventStore {
   /// The positions of `device` before and after the last append through this store: the
   /// end of the device's last record when the writer opened, and after the batch.
   func lastAppend(device: String) -> (before: DevicePosition?, after: DevicePosition?)?
+}
+
+extension PositionedEventStore {
+  /// Every event after `positions`, every payload checked; see
+  /// ``readHistory(after:trustingPayloads:)``.
+  public func readHistory(after positions: [String: DevicePosition]) throws -> StoredHistory {
+    try readHistory(after: positions, trustingPayloads: nil)
+  }
 }

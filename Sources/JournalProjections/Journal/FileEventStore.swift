@@ -34,10 +34,6 @@ public final class FileEventStore: PositionedEventStore, @unchecked Sendable {
     return (Array(history.events), history.notices)
   }
 
-  public func readHistory(after positions: [String: DevicePosition]) throws -> StoredHistory {
-    try readHistory(after: positions, trustingPayloads: nil)
-  }
-
   public func readHistory(
     after positions: [String: DevicePosition],
     trustingPayloads trust: PayloadTrust?
