@@ -223,7 +223,7 @@ public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
 
   /// Parses 64 lowercase hexadecimal digits from ASCII bytes.
   init?(hexUTF8 bytes: UnsafeRawBufferPointer) {
-    // Eight words written out: a loop filling a tuple went through a switch per word.
+    // The eight words one after another, each read inline: no loop over a tuple.
     guard bytes.count == 64,
       let w0 = hexWord(bytes, at: 0), let w1 = hexWord(bytes, at: 8),
       let w2 = hexWord(bytes, at: 16), let w3 = hexWord(bytes, at: 24),
