@@ -79,6 +79,18 @@ public struct ULID: Sendable, Hashable, Comparable, CustomStringConvertible,
     }
   }
 
+  /// The last eight characters of ``description``, the first in the highest byte: what a
+  /// string's tail reads as one word, without making the string.
+  public var lastEightCharacters: UInt64 {
+    ULID.alphabet.withUnsafeBufferPointer { digits in
+      var word: UInt64 = 0
+      for k in (0..<8).reversed() {
+        word = word << 8 | UInt64(digits[Int(truncatingIfNeeded: low >> UInt64(5 * k)) & 0x1F])
+      }
+      return word
+    }
+  }
+
   /// Appends the 26 characters of ``description`` to `output`, without making a string.
   func appendText(to output: inout [UInt8]) {
     output.appendBytes(count: 26) { writeText(into: $0) }
@@ -107,6 +119,12 @@ public struct ULID: Sendable, Hashable, Comparable, CustomStringConvertible,
 
   public static func < (lhs: ULID, rhs: ULID) -> Bool {
     (lhs.high, lhs.low) < (rhs.high, rhs.low)
+  }
+
+  /// The value (0…31) of the digit `byte` spells, nil when it is not one of the alphabet's.
+  public static func digitValue(of byte: UInt8) -> UInt8? {
+    let value = decodeTable[Int(byte)]
+    return value == 0xFF ? nil : value
   }
 
   private static let alphabet: [UInt8] = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)

@@ -1,13 +1,16 @@
 import Dispatch
 import Foundation
+import JournalCore
 
-// A long history folded in parts at once, one per core: the same state as folding it event
+// A long history folded in parts at once, on every core: the same state as folding it event
 // by event, in less time.
 //
 // The fold of a workout event reads and changes only its own workout, and the fold of a split
 // event only the splits (`JournalEvent.foldTarget`). So the events are dealt into parts, the
-// split events and some workouts into the first, every other workout into one part by its id,
-// and each part is folded in merge order by the one fold (`Replayer.Fold.apply`). The states
+// split events, the reverts and some workouts into the first, every other workout into one
+// part by its id, and each part is folded in merge order by the one fold
+// (`Replayer.Fold.apply`). There are several parts per core: a thread that finishes a part
+// takes the next, so the threads end together however unevenly the parts weigh. The states
 // are then put together: the splits and workouts of every part, the event counts added, the
 // latest time, and the anomalies in the order of the events that caused them.
 
@@ -16,27 +19,98 @@ extension Replayer {
   /// they save.
   static let partsMinimum = 4_096
 
-  /// How many parts a long history is folded in: one per core, at most eight.
-  static let parts = min(8, max(1, ProcessInfo.processInfo.activeProcessorCount))
+  /// How many parts a long history is folded in: none on one core; else eight per core, at
+  /// most 32 (the values of a ULID's last digit, by which workouts are dealt).
+  static let parts: Int = {
+    let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    return cores == 1 ? 1 : min(32, cores * 8)
+  }()
+
+  /// Folds `events`, in merge order, from an empty state in `parts` parts at once: the state
+  /// ``fold(_:upTo:startingFrom:observe:)`` gives.
+  static func foldInParts(_ events: UnsafeBufferPointer<FoldEvent>, parts: Int) -> JournalState {
+    let deal = Deal(events, parts: parts)
+    var fold = deal.cancelled.map { Fold(cancelled: $0) } ?? Fold(reverts: events, at: deal.reverts)
+    fold.applyInParts(events, deal: deal)
+    return fold.state
+  }
+
+  /// Where each event of a history is folded, and where its reverts are: found on every core
+  /// in one pass over the history.
+  struct Deal: Sendable {
+    /// The part of each event.
+    var parts: [UInt8]
+    /// How many parts there are.
+    var count: Int
+    /// The index of each revert, in order.
+    var reverts: [Int]
+    /// The events the reverts cancel, when every revert and every id it names is a ULID in
+    /// its canonical spelling (as in every journal's files): each revert's ids are read in
+    /// the pass, on every core, and the walk compares ULIDs rather than strings.
+    var cancelled: CancelledEvents?
+
+    init(_ events: UnsafeBufferPointer<FoldEvent>, parts count: Int) {
+      precondition((1...256).contains(count), "a part is named by a byte")
+      let chunkSize = 65_536
+      let chunks = (events.count + chunkSize - 1) / chunkSize
+      var parts = [UInt8](repeating: 0, count: events.count)
+      // Each chunk's reverts: where they are, and what they say when it is exactly said by
+      // ULIDs.
+      let reverts = ChunkResults<(indices: [Int], reverts: [Revert]?)>(count: chunks)
+      parts.withUnsafeMutableBufferPointer { parts in
+        let (shared, dealt) = (Shared(events), Shared(parts))
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+          guard let first = shared.value.baseAddress else { return }
+          var found: (indices: [Int], reverts: [Revert]?) = ([], [])
+          let end = min(shared.value.count, (chunk + 1) * chunkSize)
+          for index in chunk * chunkSize..<end {
+            let event = first + index
+            if case .eventsReverted = event.pointee.event {
+              found.indices.append(index)
+              if found.reverts != nil {
+                if let revert = Revert(exactly: event) {
+                  found.reverts?.append(revert)
+                } else {
+                  found.reverts = nil
+                }
+              }
+            }
+            dealt.value[index] = UInt8(truncatingIfNeeded: Fold.part(of: event, among: count))
+          }
+          reverts.store(found, at: chunk)
+        }
+      }
+      let found = reverts.take()
+      self.parts = parts
+      self.count = count
+      self.reverts = found.flatMap(\.indices)
+      let exact = found.allSatisfy { $0.reverts != nil }
+      cancelled = exact ? CancelledEvents(reverts: found.flatMap { $0.reverts ?? [] }) : nil
+    }
+  }
 }
 
 extension Replayer.Fold {
-  /// Folds `events` into the state, which must be empty, in `parts` folds at once: the same
-  /// state as applying each event in turn.
-  mutating func applyInParts(_ events: UnsafeBufferPointer<FoldEvent>, parts: Int) {
+  /// Folds `events` into the state, which must be empty, in the parts `deal` gives, at once:
+  /// the same state as applying each event in turn.
+  mutating func applyInParts(_ events: UnsafeBufferPointer<FoldEvent>, deal: Replayer.Deal) {
     precondition(state.isEmpty, "a fold in parts starts from an empty state")
+    precondition(deal.parts.count == events.count, "every event is dealt")
     let template = self
-    let folded = PartResults(count: parts)
-    let shared = SharedEvents(events: events)
-    DispatchQueue.concurrentPerform(iterations: parts) { part in
-      let events = shared.events
+    let folded = ChunkResults<PartResult>(count: deal.count)
+    let shared = Shared(events)
+    DispatchQueue.concurrentPerform(iterations: deal.count) { part in
+      let events = shared.value
+      let name = UInt8(truncatingIfNeeded: part)
       var fold = template
       // The index of the event behind each anomaly, in order.
       var causes: [Int] = []
-      for index in events.indices where Self.part(of: events[index], among: parts) == part {
-        let known = fold.state.anomalies.count
-        fold.apply(events[index])
-        for _ in known..<fold.state.anomalies.count { causes.append(index) }
+      deal.parts.withUnsafeBufferPointer { parts in
+        for index in parts.indices where parts[index] == name {
+          let known = fold.state.anomalies.count
+          fold.apply(events[index])
+          for _ in known..<fold.state.anomalies.count { causes.append(index) }
+        }
       }
       folded.store(PartResult(state: fold.state, causes: causes), at: part)
     }
@@ -44,10 +118,12 @@ extension Replayer.Fold {
   }
 
   /// The part `event` is folded in: the first for split events and reverts, else one given
-  /// by the last byte of the workout's id (a ULID's random part).
-  static func part(of event: FoldEvent, among parts: Int) -> Int {
-    guard event.event.foldTarget == .workout else { return 0 }
-    return Int(event.streamTail) % parts
+  /// by the last digit of the workout's id (a ULID's random part, as a number: the parts
+  /// get about as many workouts each).
+  static func part(of event: UnsafePointer<FoldEvent>, among parts: Int) -> Int {
+    guard event.pointee.event.foldTarget == .workout else { return 0 }
+    let tail = event.pointee.streamTail
+    return Int(ULID.digitValue(of: tail) ?? tail) % parts
   }
 
   /// The state of every part put together.
@@ -86,28 +162,31 @@ private struct PartResult: Sendable {
   var causes: [Int]
 }
 
-/// The history, read by every part at once and written by none.
-private struct SharedEvents: @unchecked Sendable {
-  let events: UnsafeBufferPointer<FoldEvent>
+/// Memory handed to the tasks of a concurrent loop: the history, read by every task and
+/// written by none, or the parts being dealt, each written by the task of its chunk.
+private struct Shared<Value>: @unchecked Sendable {
+  let value: Value
+
+  init(_ value: Value) { self.value = value }
 }
 
-/// The parts' results, each written by its own part once.
-private final class PartResults: @unchecked Sendable {
-  private var results: [PartResult?]
+/// The results of a concurrent loop's tasks, each written by its own task once.
+private final class ChunkResults<Result: Sendable>: @unchecked Sendable {
+  private var results: [Result?]
   private let lock = NSLock()
 
   init(count: Int) { results = Array(repeating: nil, count: count) }
 
-  func store(_ result: PartResult, at part: Int) {
-    lock.withLock { results[part] = result }
+  func store(_ result: Result, at index: Int) {
+    lock.withLock { results[index] = result }
   }
 
-  /// The results, moved out: each state is then held once, and the combine adds to the
+  /// The results, moved out, in order: each is then held once, and the combine adds to the
   /// first part's workouts in place instead of copying them all.
-  func take() -> [PartResult] {
+  func take() -> [Result] {
     lock.withLock {
       let done = results.compactMap { $0 }
-      precondition(done.count == results.count, "every part is folded")
+      precondition(done.count == results.count, "every task is done")
       results = []
       return done
     }

@@ -46,8 +46,8 @@ public enum Replayer {
     // found in place, as copying every event out of the history would cost more than the
     // walk.
     let reverts =
-      history.withContiguousStorageIfAvailable(Self.reverts)
-      ?? Array(history).withUnsafeBufferPointer(Self.reverts)
+      history.withContiguousStorageIfAvailable { Self.reverts(in: $0, at: $0.indices) }
+      ?? Array(history).withUnsafeBufferPointer { Self.reverts(in: $0, at: $0.indices) }
     return walk(reverts)
   }
 
@@ -62,7 +62,7 @@ public enum Replayer {
   /// of it.
   static func anomaliesAdded(by revert: FoldEvent, to history: [FoldEvent]) -> [Anomaly] {
     guard case .eventsReverted(let named) = revert.event else { return [] }
-    let reverts = history.withUnsafeBufferPointer(Self.reverts)
+    let reverts = history.withUnsafeBufferPointer { Self.reverts(in: $0, at: $0.indices) }
     let before = walk(reverts)
     let after = walk(reverts + [(revert.storedID, named.eventIDs, revert.id)])
     // An event cancelled before and after, whichever revert cancels it, folds alike.
@@ -89,12 +89,13 @@ public enum Replayer {
     return fold(events + [revert]).anomalies.filter { !anomalies.contains($0) }
   }
 
-  /// The reverts among `events`, in order, as the walk reads them.
+  /// The reverts among the events of `events` at `indices`, in order, as the walk reads them.
   private static func reverts(
-    in events: UnsafeBufferPointer<FoldEvent>
+    in events: UnsafeBufferPointer<FoldEvent>,
+    at indices: some Sequence<Int>
   ) -> [(String, [String], String)] {
     var reverts: [(String, [String], String)] = []
-    for index in events.indices {
+    for index in indices {
       guard case .eventsReverted(let revert) = events[index].event else { continue }
       reverts.append((events[index].storedID, revert.eventIDs, events[index].id))
     }
@@ -153,15 +154,26 @@ public enum Replayer {
     /// Stored ids are ULIDs in their canonical spelling in a journal's files: a named id
     /// spelled otherwise names no stored event, and is left out.
     public init?(_ event: FoldEvent) {
-      guard case .eventsReverted(let revert) = event.event, let id = Self.ulid(event.storedID)
+      // Only the canonical spelling parses.
+      guard case .eventsReverted(let revert) = event.event, let id = ULID(event.storedID)
       else { return nil }
       self.id = id
-      eventIDs = revert.eventIDs.compactMap(Self.ulid)
+      eventIDs = revert.eventIDs.compactMap(ULID.init)
     }
 
-    static func ulid(_ text: String) -> ULID? {
-      guard let id = ULID(text), id.description == text else { return nil }
-      return id
+    /// The revert `event` is, when its stored id and every id it names are ULIDs in their
+    /// canonical spelling: then cancelling by ULID cancels what cancelling by text does.
+    init?(exactly event: UnsafePointer<FoldEvent>) {
+      guard case .eventsReverted(let revert) = event.pointee.event,
+        let id = ULID(event.pointee.storedID)
+      else { return nil }
+      self.id = id
+      eventIDs = []
+      eventIDs.reserveCapacity(revert.eventIDs.count)
+      for named in revert.eventIDs {
+        guard let named = ULID(named) else { return nil }
+        eventIDs.append(named)
+      }
     }
   }
 
@@ -185,13 +197,12 @@ public enum Replayer {
     observe: ((FoldEvent, _ before: JournalState, _ after: JournalState) -> Void)? = nil
   ) -> JournalState {
     let events = prefix(history, upTo: point)
-    var fold = Fold(reverts: events, startingFrom: initial)
     // Read in place: iterating the slice would copy every event.
-    events.withUnsafeBufferPointer { events in
+    var state = events.withUnsafeBufferPointer { events in
       if observe == nil, initial.isEmpty, events.count >= Self.partsMinimum, Self.parts > 1 {
-        fold.applyInParts(events, parts: Self.parts)
-        return
+        return foldInParts(events, parts: Self.parts)
       }
+      var fold = Fold(reverts: events, startingFrom: initial)
       for index in events.indices {
         if let observe {
           let before = fold.state
@@ -200,8 +211,8 @@ public enum Replayer {
           fold.apply(events[index])
         }
       }
+      return fold.state
     }
-    var state = fold.state
     if case .time(let date) = point, let now = state.now, date > now { state.now = date }
     return state
   }
@@ -236,8 +247,16 @@ public enum Replayer {
       reverts: some BidirectionalCollection<FoldEvent>,
       startingFrom initial: JournalState = JournalState()
     ) {
+      self.init(cancelled: Replayer.cancelledEvents(in: reverts), startingFrom: initial)
+    }
+
+    /// Starts a fold, from an empty state, of `events` whose reverts are at `indices`.
+    init(reverts events: UnsafeBufferPointer<FoldEvent>, at indices: [Int]) {
+      self.init(cancelled: Replayer.walk(Replayer.reverts(in: events, at: indices)))
+    }
+
+    private init(cancelled ids: [String: String], startingFrom initial: JournalState = .init()) {
       state = initial
-      let ids = Replayer.cancelledEvents(in: reverts)
       cancelled = .byID(ids)
       filter = CancelledFilter(ids.keys)
     }
@@ -246,7 +265,7 @@ public enum Replayer {
     public init(cancelled: CancelledEvents, startingFrom initial: JournalState = JournalState()) {
       state = initial
       self.cancelled = .byULID(cancelled)
-      filter = CancelledFilter(cancelled.ids.keys.lazy.map(\.description))
+      filter = CancelledFilter(tails: cancelled.ids.keys.lazy.map(\.lastEightCharacters))
     }
 
     /// Folds `event` unless a revert in effect cancelled it; returns whether it was folded.
@@ -281,13 +300,18 @@ private struct CancelledFilter: Sendable {
   private let isEmpty: Bool
 
   init(_ ids: some Collection<String>) {
-    isEmpty = ids.isEmpty
+    self.init(tails: ids.lazy.map(Self.tail))
+  }
+
+  /// A filter over the ids whose tails (``tail(of:)``) are `tails`.
+  init(tails: some Collection<UInt64>) {
+    isEmpty = tails.isEmpty
     var bits = 64
-    while bits < ids.count * 16 { bits *= 2 }
+    while bits < tails.count * 16 { bits *= 2 }
     words = [UInt64](repeating: 0, count: bits / 64)
     shift = UInt64(64 - bits.trailingZeroBitCount)
-    for id in ids {
-      let bit = Self.bit(of: id, shift: shift)
+    for tail in tails {
+      let bit = Self.bit(ofTail: tail, shift: shift)
       words[bit >> 6] |= 1 << UInt64(bit & 63)
     }
   }
@@ -295,18 +319,23 @@ private struct CancelledFilter: Sendable {
   /// False only when `id` is certainly not among the ids.
   func mightContain(_ id: String) -> Bool {
     guard !isEmpty else { return false }
-    let bit = Self.bit(of: id, shift: shift)
+    let bit = Self.bit(ofTail: Self.tail(of: id), shift: shift)
     return words[bit >> 6] & (1 << UInt64(bit & 63)) != 0
   }
 
-  /// The bit of `id`: its last (up to) eight bytes, mixed by a multiplication.
-  private static func bit(of id: String, shift: UInt64) -> Int {
+  /// The last (up to) eight bytes of `id`, the first in the highest byte: for a ULID's text,
+  /// its ``ULID/lastEightCharacters``.
+  private static func tail(of id: String) -> UInt64 {
     var copy = id
-    let tail = copy.withUTF8 { bytes -> UInt64 in
+    return copy.withUTF8 { bytes -> UInt64 in
       var word: UInt64 = 0
       for byte in bytes.suffix(8) { word = word << 8 | UInt64(byte) }
       return word
     }
-    return Int(truncatingIfNeeded: (tail &* 0x9E37_79B9_7F4A_7C15) >> shift)
+  }
+
+  /// The bit of an id whose tail is `tail`, mixed by a multiplication.
+  private static func bit(ofTail tail: UInt64, shift: UInt64) -> Int {
+    Int(truncatingIfNeeded: (tail &* 0x9E37_79B9_7F4A_7C15) >> shift)
   }
 }

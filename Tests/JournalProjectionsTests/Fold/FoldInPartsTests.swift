@@ -16,9 +16,7 @@ import Testing
   }
 
   static func foldedInParts(_ history: [FoldEvent], parts: Int) -> JournalState {
-    var fold = Replayer.Fold(reverts: history)
-    history.withUnsafeBufferPointer { fold.applyInParts($0, parts: parts) }
-    return fold.state
+    history.withUnsafeBufferPointer { Replayer.foldInParts($0, parts: parts) }
   }
 
   static func expectSame(
@@ -126,7 +124,7 @@ import Testing
     let damaged = seed == 0 ? history : Self.damaged(history, seed: seed)
     let expected = Self.foldedOneByOne(damaged)
     if seed > 0 { #expect(!expected.anomalies.isEmpty, "seed \(seed): no anomaly to order") }
-    for parts in [1, 2, 3, 5, 8] {
+    for parts in [1, 2, 3, 5, 8, 16, 32] {
       try Self.expectSame(
         Self.foldedInParts(damaged, parts: parts),
         expected,
@@ -162,6 +160,90 @@ import Testing
       Replayer.fold(long, upTo: .event(middle)),
       Self.foldedOneByOne(Array(long[...(long.count / 2)])),
       "up to the middle"
+    )
+  }
+
+  /// Workouts are dealt by their id's last digit as a number, so that every part gets about
+  /// as many (the digit's character code would leave some parts empty); split events and
+  /// reverts go to the first part, and the deal finds every revert.
+  @Test func theDealSpreadsWorkoutsEvenly() {
+    var ids = ULIDGenerator(random: SplitMix64(seed: 8))
+    var events: [FoldEvent] = []
+    for index in 0..<3_200 {
+      let id = ids.next(milliseconds: 1_000_000 + Int64(index))
+      events.append(
+        FoldEvent(
+          id: "E\(index)",
+          device: "phone",
+          sequence: UInt64(index + 1),
+          milliseconds: 1_000_000,
+          stream: "workout:\(id)",
+          event: .workoutEnded
+        )
+      )
+    }
+    let split = FoldEvent(
+      id: "S",
+      device: "phone",
+      sequence: 1,
+      milliseconds: 1,
+      stream: "split:\(ids.next(milliseconds: 1))",
+      event: .splitDeleted
+    )
+    let revert = FoldEvent(
+      id: "R",
+      device: "phone",
+      sequence: 1,
+      milliseconds: 1,
+      stream: "history",
+      event: .eventsReverted(EventsReverted(eventIDs: ["E1"], reason: "undo"))
+    )
+    events.insert(split, at: 10)
+    events.insert(revert, at: 20)
+    events.append(revert)
+    for parts in [2, 8, 16, 32] {
+      let deal = events.withUnsafeBufferPointer { Replayer.Deal($0, parts: parts) }
+      #expect(deal.reverts == [20, events.count - 1], "\(parts) parts")
+      #expect(deal.parts[10] == 0 && deal.parts[20] == 0, "\(parts) parts")
+      var counts = [Int](repeating: 0, count: parts)
+      for index in events.indices where events[index].stream.hasPrefix("workout:") {
+        counts[Int(deal.parts[index])] += 1
+      }
+      let mean = 3_200 / parts
+      #expect(
+        counts.allSatisfy { $0 > mean * 7 / 10 && $0 < mean * 13 / 10 },
+        "\(parts) parts: \(counts)"
+      )
+    }
+  }
+
+  /// A history whose reverts name stored events by their ULIDs, in canonical spelling, has
+  /// them walked as ULIDs when dealt: the same events cancelled as walking their text; any
+  /// other spelling is walked as text.
+  @Test func theDealWalksCanonicalRevertsAsULIDs() throws {
+    let history = try GeneratedSample.shared.get().journal.history
+    let byText = Replayer.cancelledEvents(in: history)
+    #expect(!byText.isEmpty, "the sample undoes something")
+    let deal = history.withUnsafeBufferPointer { Replayer.Deal($0, parts: 4) }
+    let cancelled = try #require(deal.cancelled)
+    #expect(cancelled.count == byText.count)
+    for id in byText.keys { #expect(cancelled.contains(id), "\(id)") }
+    for event in history where byText[event.storedID] == nil {
+      #expect(!cancelled.contains(event.storedID), "\(event.id)")
+    }
+    var spelled = history
+    let last = try #require(spelled.lastIndex { $0.event.foldTarget == .nothing })
+    guard case .eventsReverted(var revert) = spelled[last].event else {
+      Issue.record("not a revert")
+      return
+    }
+    revert.eventIDs[0] = revert.eventIDs[0].lowercased()
+    spelled[last].event = .eventsReverted(revert)
+    #expect(spelled.withUnsafeBufferPointer { Replayer.Deal($0, parts: 4) }.cancelled == nil)
+    try Self.expectSame(
+      Self.foldedInParts(spelled, parts: 4),
+      Self.foldedOneByOne(spelled),
+      "a name in lower case"
     )
   }
 }
