@@ -10,9 +10,8 @@ import JournalCore
 // split events, the reverts and some workouts into the first, every other workout into one
 // part by its id, and each part is folded in merge order by the one fold
 // (`Replayer.Fold.apply`). There are several parts per core: a thread that finishes a part
-// takes the next, so the threads end together however unevenly the parts weigh. The states
-// are then put together: the splits and workouts of every part, the event counts added, the
-// latest time, and the anomalies in the order of the events that caused them.
+// takes the next, so the threads end together however unevenly the parts weigh. Each part's
+// state is put together with the others' as soon as it is folded (`Combination`).
 
 extension Replayer {
   /// A history shorter than this is folded event by event: the parts would cost more than
@@ -48,6 +47,8 @@ extension Replayer {
     /// its canonical spelling (as in every journal's files): each revert's ids are read in
     /// the pass, on every core, and the walk compares ULIDs rather than strings.
     var cancelled: CancelledEvents?
+    /// How many events start a workout: at least as many as there are workouts.
+    var workoutsStarted: Int
 
     init(_ events: UnsafeBufferPointer<FoldEvent>, parts count: Int) {
       precondition((1...256).contains(count), "a part is named by a byte")
@@ -56,15 +57,18 @@ extension Replayer {
       var parts = [UInt8](repeating: 0, count: events.count)
       // Each chunk's reverts: where they are, and what they say when it is exactly said by
       // ULIDs.
-      let reverts = ChunkResults<(indices: [Int], reverts: [Revert]?)>(count: chunks)
+      let reverts = ChunkResults<(indices: [Int], reverts: [Revert]?, started: Int)>(
+        count: chunks
+      )
       parts.withUnsafeMutableBufferPointer { parts in
         let (shared, dealt) = (Shared(events), Shared(parts))
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
           guard let first = shared.value.baseAddress else { return }
-          var found: (indices: [Int], reverts: [Revert]?) = ([], [])
+          var found: (indices: [Int], reverts: [Revert]?, started: Int) = ([], [], 0)
           let end = min(shared.value.count, (chunk + 1) * chunkSize)
           for index in chunk * chunkSize..<end {
             let event = first + index
+            if case .workoutStarted = event.pointee.event { found.started += 1 }
             if case .eventsReverted = event.pointee.event {
               found.indices.append(index)
               if found.reverts != nil {
@@ -84,6 +88,7 @@ extension Replayer {
       self.parts = parts
       self.count = count
       self.reverts = found.flatMap(\.indices)
+      workoutsStarted = found.reduce(0) { $0 + $1.started }
       let exact = found.allSatisfy { $0.reverts != nil }
       cancelled = exact ? CancelledEvents(reverts: found.flatMap { $0.reverts ?? [] }) : nil
     }
@@ -97,7 +102,7 @@ extension Replayer.Fold {
     precondition(state.isEmpty, "a fold in parts starts from an empty state")
     precondition(deal.parts.count == events.count, "every event is dealt")
     let template = self
-    let folded = ChunkResults<PartResult>(count: deal.count)
+    let combination = Combination(workouts: deal.workoutsStarted)
     let shared = Shared(events)
     DispatchQueue.concurrentPerform(iterations: deal.count) { part in
       let events = shared.value
@@ -112,9 +117,9 @@ extension Replayer.Fold {
           for _ in known..<fold.state.anomalies.count { causes.append(index) }
         }
       }
-      folded.store(PartResult(state: fold.state, causes: causes), at: part)
+      combination.add(fold.state, causes: causes)
     }
-    state = Self.combine(folded.take())
+    state = combination.take()
   }
 
   /// The part `event` is folded in: the first for split events and reverts, else one given
@@ -125,41 +130,48 @@ extension Replayer.Fold {
     let tail = event.pointee.streamTail
     return Int(ULID.digitValue(of: tail) ?? tail) % parts
   }
+}
 
-  /// The state of every part put together.
-  private static func combine(_ results: consuming [PartResult]) -> JournalState {
-    var anomalies: [(cause: Int, order: Int, anomaly: Anomaly)] = []
-    for index in results.indices {
-      let result = results[index]
-      for (order, (cause, anomaly)) in zip(result.causes, result.state.anomalies).enumerated() {
+/// The parts' states put together, each as soon as it is folded (while other parts are still
+/// being folded, so that little is left to do once the last is): the splits and workouts of
+/// every part, the event counts added, the latest time, and the anomalies in the order of the
+/// events that caused them.
+private final class Combination: @unchecked Sendable {
+  private var state = JournalState()
+  private var anomalies: [(cause: Int, order: Int, anomaly: Anomaly)] = []
+  private let lock = NSLock()
+
+  /// Starts with room for `workouts` workouts, so that adding them does not grow (and rehash)
+  /// the table.
+  init(workouts: Int) { state.workouts.reserveCapacity(workouts) }
+
+  /// Adds the state of a part; `causes` has the index of the event behind each of its
+  /// anomalies.
+  func add(_ part: JournalState, causes: [Int]) {
+    lock.withLock {
+      for (order, (cause, anomaly)) in zip(causes, part.anomalies).enumerated() {
         anomalies.append((cause, order, anomaly))
       }
-    }
-    // The anomalies of one event are in one part, in order.
-    anomalies.sort { ($0.cause, $0.order) < ($1.cause, $1.order) }
-    // The first part holds every split: the others' workouts, counts and times are added
-    // to it, moved out of the results so that adding copies nothing.
-    var state = results[0].state
-    results[0].state = JournalState()
-    // Room for every part's workouts at once, rather than growing (and rehashing) as added.
-    state.workouts.reserveCapacity(results.reduce(0) { $0 + $1.state.workouts.count })
-    for index in results.indices.dropFirst() {
-      let part = results[index].state
-      // Each workout is in one part only.
+      // Each split and each workout is in one part only (every split in the first).
+      state.splits.merge(part.splits) { first, _ in first }
       state.workouts.merge(part.workouts) { first, _ in first }
       state.eventCount += part.eventCount
       if let now = part.now, state.now.map({ now > $0 }) ?? true { state.now = now }
     }
-    state.anomalies = anomalies.map(\.anomaly)
-    return state
   }
-}
 
-/// What one part folded.
-private struct PartResult: Sendable {
-  var state: JournalState
-  /// The index of the event behind each of the state's anomalies.
-  var causes: [Int]
+  /// The state of every part added.
+  func take() -> JournalState {
+    lock.withLock {
+      // The anomalies of one event are in one part, in order.
+      anomalies.sort { ($0.cause, $0.order) < ($1.cause, $1.order) }
+      var combined = JournalState()
+      swap(&combined, &state)
+      combined.anomalies = anomalies.map(\.anomaly)
+      anomalies = []
+      return combined
+    }
+  }
 }
 
 /// Memory handed to the tasks of a concurrent loop: the history, read by every task and
@@ -181,8 +193,7 @@ private final class ChunkResults<Result: Sendable>: @unchecked Sendable {
     lock.withLock { results[index] = result }
   }
 
-  /// The results, moved out, in order: each is then held once, and the combine adds to the
-  /// first part's workouts in place instead of copying them all.
+  /// The results, moved out, in order.
   func take() -> [Result] {
     lock.withLock {
       let done = results.compactMap { $0 }
