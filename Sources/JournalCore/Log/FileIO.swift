@@ -118,10 +118,10 @@ extension FileIO {
     at offset: Int,
     path: String
   ) throws(SystemFailure) -> [UInt8] {
-    var bytes = [UInt8](repeating: 0, count: count)
-    var filled = 0
     var failure: SystemFailure?
-    bytes.withUnsafeMutableBytes { buffer in
+    // Not zeroed first: the bytes the file fills are the array's, the rest are left out.
+    let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
+      let buffer = UnsafeMutableRawBufferPointer(buffer)
       while filled < count {
         do throws(SystemFailure) {
           let read = try read(
@@ -139,7 +139,6 @@ extension FileIO {
       }
     }
     if let failure { throw failure }
-    if filled < count { bytes.removeLast(count - filled) }
     return bytes
   }
 

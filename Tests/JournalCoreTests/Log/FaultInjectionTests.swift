@@ -35,6 +35,26 @@ import Darwin
     #expect(try log.verify().isClean)
   }
 
+  /// A read is looped over until it has every byte asked for, or the file ends (it may have
+  /// shrunk); a failed read fails the whole.
+  @Test func shortReadsAreCompletedAndAnEndIsKept() throws {
+    let faulty = FaultyFileIO()
+    let path = try makeTemporaryDirectory("reads").appendingPathComponent("bytes").path
+    let bytes = (0..<1_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+    try faulty.createFile(path, bytes: bytes, durable: false)
+    let descriptor = try faulty.open(path, flags: O_RDONLY, mode: 0)
+    defer { faulty.close(descriptor) }
+    faulty.inject(.read, .shortRead(7))
+    faulty.inject(.read, call: 3, .shortRead(1))
+    #expect(try faulty.read(descriptor, count: 1_000, at: 0, path: path) == bytes)
+    #expect(try faulty.read(descriptor, count: 500, at: 900, path: path) == Array(bytes[900...]))
+    faulty.inject(.read, .shortRead(10))
+    faulty.inject(.read, call: 2, .fail(EIO))
+    #expect(throws: SystemFailure.self) {
+      try faulty.read(descriptor, count: 100, at: 0, path: path)
+    }
+  }
+
   @Test func shortWritesAreCompleted() throws {
     let (log, faulty) = try makeFaultyLog()
     let writer = try log.openWriter(device: "phone", options: testOptions(durability: .full))

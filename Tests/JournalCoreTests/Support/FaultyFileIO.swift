@@ -18,6 +18,8 @@ final class FaultyFileIO: FileIO, @unchecked Sendable {
     case fail(Int32)
     /// A write writes at most this many bytes (then later calls behave normally).
     case shortWrite(Int)
+    /// A read reads at most this many bytes.
+    case shortRead(Int)
   }
 
   private let lock = NSLock()
@@ -74,7 +76,7 @@ final class FaultyFileIO: FileIO, @unchecked Sendable {
         UnsafeRawBufferPointer(rebasing: buffer[0..<count]),
         path: path
       )
-    case nil: return try system.write(descriptor, buffer, path: path)
+    case .shortRead, nil: return try system.write(descriptor, buffer, path: path)
     }
   }
 
@@ -84,8 +86,18 @@ final class FaultyFileIO: FileIO, @unchecked Sendable {
     at offset: Int64,
     path: String
   ) throws(SystemFailure) -> Int {
-    try check(.read, path)
-    return try system.read(descriptor, into: buffer, at: offset, path: path)
+    switch effect(for: .read) {
+    case .fail(let code): throw SystemFailure(code: code, operation: "read", path: path)
+    case .shortRead(let limit):
+      let count = min(limit, buffer.count)
+      return try system.read(
+        descriptor,
+        into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]),
+        at: offset,
+        path: path
+      )
+    case .shortWrite, nil: return try system.read(descriptor, into: buffer, at: offset, path: path)
+    }
   }
 
   func size(_ descriptor: Int32, path: String) throws(SystemFailure) -> Int64 {
