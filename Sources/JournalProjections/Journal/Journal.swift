@@ -106,7 +106,7 @@ public final class Journal: @unchecked Sendable {
   private func readStore(
     trusting: Bool
   ) throws -> (StoredEvents, [String], [String: DevicePosition], PayloadTrust?) {
-    if let positioned = store as? any PositionedEventStore {
+    if let positioned = store.positioned {
       let trust = trusting ? Self.writtenSpellingTrust(upcaster) : nil
       var read = try positioned.readHistory(after: [:], trustingPayloads: trust)
       // Moved out, so that the records are held once and can be let go as they are decoded.
@@ -494,7 +494,7 @@ public final class Journal: @unchecked Sendable {
     let stored = try store.append(toAppend, device: device, notBefore: last)
     // The device's position moves with the append only if nothing else was appended to it
     // since the history was read.
-    if let positioned = store as? any PositionedEventStore,
+    if let positioned = store.positioned,
       let moved = positioned.lastAppend(device: device), moved.before == positions[device]
     {
       positions[device] = moved.after

@@ -13,6 +13,14 @@ import Testing
     return try Journal(store: store, newID: ids.make)
   }
 
+  /// A journal asks its store whether it is positioned rather than casting it.
+  @Test func onlyAFileStoreIsPositioned() throws {
+    let url = try makeTemporaryDirectory("positioned")
+    _ = try EventLog.create(at: url)
+    #expect(try FileEventStore(url: url).positioned != nil)
+    #expect(InMemoryEventStore().positioned == nil)
+  }
+
   @Test func positionsFollowTheHistoryReadAndTheJournalsOwnAppends() throws {
     let url = try makeTemporaryDirectory("positions")
     _ = try EventLog.create(at: url)
