@@ -40,9 +40,7 @@ struct PayloadEvent {
     strings: inout RecentStrings,
     unchecked: () -> Bool = { false }
   ) throws(PayloadError) -> PayloadEvent {
-    if let written = PayloadEvent(writtenSpelling: type, payload: payload, strings: &strings) {
-      return written
-    }
+    if let written = written(type, payload: payload, strings: &strings) { return written }
     guard !unchecked() else {
       throw PayloadError(
         type: type,
@@ -70,10 +68,20 @@ struct PayloadEvent {
   ///
   /// Log ids share the storage of the same ids read lately in `strings`.
   init?(writtenSpelling type: String, payload: JSONPayload, strings: inout RecentStrings) {
-    guard let shape = Shape.byType.first(where: { $0.type == type })?.shape else { return nil }
-    let written = payload.withWrittenObject { reader in Self(shape, &reader, &strings) }
-    guard let written else { return nil }
+    guard let written = Self.written(type, payload: payload, strings: &strings) else { return nil }
     self = written
+  }
+
+  /// ``init(writtenSpelling:payload:strings:)``, returned rather than initialized: a failable
+  /// initializer made its value, then copied it out (a retain of each string of the event,
+  /// and a release as the first was let go).
+  private static func written(
+    _ type: String,
+    payload: JSONPayload,
+    strings: inout RecentStrings
+  ) -> PayloadEvent? {
+    guard let shape = Shape.byType.first(where: { $0.type == type })?.shape else { return nil }
+    return payload.withWrittenObject { reader in read(shape, &reader, &strings) }
   }
 
   /// How the payload of each type read in one pass is read; the commonest types first, as
@@ -104,11 +112,11 @@ struct PayloadEvent {
     }
   }
 
-  private init?(
+  private static func read(
     _ shape: Shape,
     _ reader: inout WrittenObjectReader,
     _ strings: inout RecentStrings
-  ) {
+  ) -> PayloadEvent? {
     var metadata = Metadata()
     let event: JournalEvent?
     switch shape {
@@ -126,7 +134,7 @@ struct PayloadEvent {
       event = fields.event(shape)
     }
     guard reader.isComplete, let event else { return nil }
-    self.init(event: event, at: metadata.at, action: metadata.action)
+    return PayloadEvent(event: event, at: metadata.at, action: metadata.action)
   }
 
   /// The members any payload may carry besides its type's (``PayloadMetadata``).
