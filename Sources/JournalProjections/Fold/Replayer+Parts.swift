@@ -55,29 +55,30 @@ extension Replayer {
       let chunkSize = 65_536
       let chunks = (events.count + chunkSize - 1) / chunkSize
       var parts = [UInt8](repeating: 0, count: events.count)
-      // Each chunk's reverts: where they are, and what they say when it is exactly said by
-      // ULIDs.
-      let reverts = ChunkResults<(indices: [Int], reverts: [Revert]?, started: Int)>(
-        count: chunks
-      )
+      // What each chunk found: where its reverts are, what they say when it is exactly said
+      // by ULIDs, and how many workouts it starts.
+      typealias Found = (indices: [Int], reverts: [Revert]?, started: Int)
+      let reverts = ChunkResults<Found>(count: chunks)
       parts.withUnsafeMutableBufferPointer { parts in
         let (shared, dealt) = (Shared(events), Shared(parts))
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
           guard let first = shared.value.baseAddress else { return }
-          var found: (indices: [Int], reverts: [Revert]?, started: Int) = ([], [], 0)
+          var found: Found = ([], [], 0)
           let end = min(shared.value.count, (chunk + 1) * chunkSize)
           for index in chunk * chunkSize..<end {
             let event = first + index
-            if case .workoutStarted = event.pointee.event { found.started += 1 }
-            if case .eventsReverted = event.pointee.event {
+            switch event.pointee.event {
+            case .workoutStarted: found.started += 1
+            case .eventsReverted:
               found.indices.append(index)
-              if found.reverts != nil {
-                if let revert = Revert(exactly: event) {
-                  found.reverts?.append(revert)
-                } else {
-                  found.reverts = nil
-                }
+              // One revert not said by ULIDs, and the whole history's are walked as text.
+              guard found.reverts != nil else { break }
+              if let revert = Revert(exactly: event) {
+                found.reverts?.append(revert)
+              } else {
+                found.reverts = nil
               }
+            default: break
             }
             dealt.value[index] = UInt8(truncatingIfNeeded: Fold.part(of: event, among: count))
           }
