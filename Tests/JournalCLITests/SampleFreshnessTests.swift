@@ -10,12 +10,17 @@ import Testing
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   static let fix = "run Scripts/regenerate-sample.sh and commit Journal/ and Projections/"
 
-  /// Every file under `root` except runtime files (locks, the rebuild's cache).
+  /// Every file under `root` except runtime files (locks, the rebuild's checkpoint, the cache
+  /// `journal today` keeps in a journal): what `.gitignore` leaves out.
   static func files(under root: URL) throws -> [String: Data] {
     var files: [String: Data] = [:]
     guard let walker = FileManager.default.enumerator(atPath: root.path) else { return files }
     for case let relative as String in walker {
-      if relative.hasSuffix(".lock") || relative.hasPrefix(Rebuild.checkpointName) { continue }
+      if relative.hasSuffix(".lock") || relative.hasPrefix(Rebuild.checkpointName)
+        || relative.hasPrefix(TodayCache.folder + "/")
+      {
+        continue
+      }
       let url = root.appendingPathComponent(relative)
       var isDirectory: ObjCBool = false
       guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
