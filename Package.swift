@@ -1,6 +1,18 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+// The one module allowed the x86-64 SSE 4.2 and SHA instructions (CRC-32C and SHA-256 in
+// hardware). It asks the processor at run time before using them, and gives way to the portable
+// code elsewhere; on other architectures it is built without them. See docs/Performance.md.
+#if arch(x86_64)
+let processorHashingSettings: [SwiftSetting] = [
+  .define("X86_HASHING_INSTRUCTIONS"),
+  .unsafeFlags(["-Xcc", "-msse4.2", "-Xcc", "-msha"]),
+]
+#else
+let processorHashingSettings: [SwiftSetting] = []
+#endif
+
 let package = Package(
   name: "workout-journal",
   products: [
@@ -10,8 +22,10 @@ let package = Package(
   ],
   targets: [
     // Libraries
+    // SHA-256 and CRC-32C by the processor's instructions, where it has them.
+    .target(name: "ProcessorHashing", swiftSettings: processorHashingSettings),
     // Storage: JSON values, records, clocks, hashing, the append-only log.
-    .target(name: "JournalCore"),
+    .target(name: "JournalCore", dependencies: ["ProcessorHashing"]),
     // Documents, events, the fold, validation, rebuild.
     .target(name: "JournalProjections", dependencies: ["JournalCore"]),
     // The command line's commands and output, so they can be tested in-process.
@@ -32,7 +46,8 @@ let package = Package(
     // Tests: one target per library target
     .testTarget(
       name: "JournalCoreTests",
-      dependencies: ["JournalCore", "JournalTestSupport"],
+      // ProcessorHashing's paths are tested beside the portable ones they stand in for.
+      dependencies: ["JournalCore", "ProcessorHashing", "JournalTestSupport"],
       exclude: ["Vectors"]
     ),
     .testTarget(

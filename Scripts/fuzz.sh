@@ -38,9 +38,20 @@ flags=(
   -j "${FUZZ_JOBS:-2}"
 )
 
+# Flags a module needs of its own: as Package.swift does, ProcessorHashing may use the x86-64
+# CRC-32C and SHA instructions (it checks at run time that the processor has them).
+module_flags=()
+set_module_flags() {
+  module_flags=()
+  if [[ "$1" == ProcessorHashing && "$(uname -m)" == x86_64 ]]; then
+    module_flags=(-D X86_HASHING_INSTRUCTIONS -Xcc -msse4.2 -Xcc -msha)
+  fi
+}
+
 # compile MODULE DEPENDENCIES…: a static library and its module, rebuilt when a source changed.
 compile() {
   local module="$1"
+  set_module_flags "$module"
   shift
   local sources
   mapfile -t sources < <(find "$sources_root/Sources/$module" -name '*.swift' | sort)
@@ -51,20 +62,21 @@ compile() {
   echo "compiling $module (${#sources[@]} files)…" >&2
   local links=()
   for dependency in "$@"; do links+=(-l"$dependency"); done
-  "$swiftc" "${flags[@]}" -wmo -emit-library -static -module-name "$module" \
+  "$swiftc" "${flags[@]}" "${module_flags[@]}" -wmo -emit-library -static -module-name "$module" \
     -emit-module -emit-module-path "$build/$module.swiftmodule" \
     -I "$build" -L "$build" "${links[@]}" -o "$library" "${sources[@]}"
 }
 
-compile JournalCore
+compile ProcessorHashing
+compile JournalCore ProcessorHashing
 case "$target" in
-RecordDecoder | JournalMerge) libraries=(JournalCore) ;;
-CommandLine) libraries=(JournalCLI JournalProjections JournalCore) ;;
-*) libraries=(JournalProjections JournalCore) ;;
+RecordDecoder | JournalMerge) libraries=(JournalCore ProcessorHashing) ;;
+CommandLine) libraries=(JournalCLI JournalProjections JournalCore ProcessorHashing) ;;
+*) libraries=(JournalProjections JournalCore ProcessorHashing) ;;
 esac
 [[ "$target" == RecordDecoder || "$target" == JournalMerge ]] ||
-  compile JournalProjections JournalCore
-[[ "$target" != CommandLine ]] || compile JournalCLI JournalCore JournalProjections
+  compile JournalProjections JournalCore ProcessorHashing
+[[ "$target" != CommandLine ]] || compile JournalCLI JournalCore JournalProjections ProcessorHashing
 
 binary="$build/fuzz-$target"
 links=()

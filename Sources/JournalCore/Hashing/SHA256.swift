@@ -1,8 +1,11 @@
+internal import ProcessorHashing
+
 /// SHA-256 (FIPS 180-4), written out because Linux has no system crypto module for Swift.
 ///
 /// Feed bytes with ``update(_:)`` and call ``finalize()``, or hash a buffer in one call with
 /// ``hash(_:)``. The hasher allocates once, for its partial-block buffer; whole blocks are
-/// compressed straight from the caller's memory.
+/// compressed straight from the caller's memory: by the processor's SHA instructions where it
+/// has them (`ProcessorHashing`), else by the portable rounds below. Both give the same bits.
 ///
 /// ```swift
 /// let digest = SHA256.hash(Array("abc".utf8))
@@ -15,9 +18,15 @@ public struct SHA256: Sendable {
   )
   private var pending: [UInt8] = []
   private var length: UInt64 = 0
+  /// Whether to compress with the portable rounds even where the processor has SHA
+  /// instructions (the tests compare the two).
+  private var portable = false
 
   /// Creates a hasher with no input.
   public init() {}
+
+  /// Creates a hasher with no input that never uses the processor's SHA instructions.
+  init(portable: Bool) { self.portable = portable }
 
   /// Hashes `bytes` in one call.
   public static func hash(_ bytes: some Sequence<UInt8>) -> SHA256Digest {
@@ -31,7 +40,12 @@ public struct SHA256: Sendable {
 
   /// Hashes the memory in `buffer` in one call, without allocating.
   public static func hash(_ buffer: UnsafeRawBufferPointer) -> SHA256Digest {
-    var hasher = SHA256()
+    hash(buffer, portable: false)
+  }
+
+  /// Hashes `buffer` in one call, with the portable rounds when `portable` is true.
+  static func hash(_ buffer: UnsafeRawBufferPointer, portable: Bool) -> SHA256Digest {
+    var hasher = SHA256(portable: portable)
     let whole = buffer.count / 64
     if whole > 0 { hasher.compress(buffer, blocks: whole) }
     let rest = buffer.count - whole * 64
@@ -107,6 +121,15 @@ public struct SHA256: Sendable {
   // MARK: - Compression
 
   private mutating func compress(_ data: UnsafeRawBufferPointer, blocks: Int) {
+    if !portable, let base = data.baseAddress,
+      ProcessorHashing.sha256Compress(&state, blocks: base, count: blocks)
+    {
+      return
+    }
+    compressPortably(data, blocks: blocks)
+  }
+
+  private mutating func compressPortably(_ data: UnsafeRawBufferPointer, blocks: Int) {
     var (h0, h1, h2, h3, h4, h5, h6, h7) = state
     withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
       SHA256.roundConstants.withUnsafeBufferPointer { k in

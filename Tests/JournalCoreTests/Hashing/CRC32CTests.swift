@@ -1,6 +1,8 @@
-import JournalCore
 import JournalTestSupport
+import ProcessorHashing
 import Testing
+
+@testable import JournalCore
 
 @Suite struct CRC32CTests {
   @Test func checkValue() {
@@ -31,6 +33,44 @@ import Testing
     crc.update(bytes[0..<13])
     crc.update(bytes[13...])
     #expect(crc.value == bitwiseCRC32C(bytes))
+  }
+
+  /// The tables and the processor's `crc32` instruction (where this machine has it; else both
+  /// sides are the tables) give the same checksum on every length and alignment, fed whole or
+  /// in pieces.
+  @Test func tablesAndProcessorAgree() {
+    var random = SplitMix64(seed: 11)
+    let bytes = (0..<1_100).map { _ in UInt8.random(in: 0...255, using: &random) }
+    for start in 0..<8 {
+      for length in stride(from: 0, through: bytes.count - start, by: start == 0 ? 1 : 37) {
+        let slice = bytes[start..<start + length]
+        var tables = CRC32C(portable: true)
+        tables.update(slice)
+        #expect(tables.value == CRC32C.checksum(slice), "start \(start), length \(length)")
+        #expect(tables.value == bitwiseCRC32C(Array(slice)), "start \(start), length \(length)")
+      }
+    }
+    var pieces = CRC32C()
+    var tables = CRC32C(portable: true)
+    for cut in stride(from: 0, to: bytes.count, by: 97) {
+      let piece = bytes[cut..<min(cut + 97, bytes.count)]
+      pieces.update(piece)
+      tables.update(piece)
+    }
+    #expect(pieces == tables)
+    #expect(pieces.value == bitwiseCRC32C(bytes))
+  }
+
+  /// Where the processor has no CRC-32C instruction the hardware path declines; where it
+  /// has one, it computes the register a table-driven loop keeps.
+  @Test func processorPathDeclinesOrAgrees() {
+    let bytes = Array("123456789".utf8)
+    let register = bytes.withUnsafeBytes { ProcessorHashing.crc32c(0xFFFF_FFFF, $0) }
+    if ProcessorHashing.hasCRC32C {
+      #expect(register.map { ~$0 } == 0xE306_9283)
+    } else {
+      #expect(register == nil)
+    }
   }
 }
 

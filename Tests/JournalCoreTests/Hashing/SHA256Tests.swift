@@ -1,5 +1,8 @@
-import JournalCore
+import JournalTestSupport
+import ProcessorHashing
 import Testing
+
+@testable import JournalCore
 
 @Suite struct SHA256Tests {
   /// FIPS 180-2 appendix B and the NIST example values for SHA-256.
@@ -20,12 +23,61 @@ import Testing
     #expect(SHA256.hash(Array(message.utf8)).hexString == expected)
   }
 
-  @Test func oneMillionA() {
+  @Test(arguments: [false, true])
+  func oneMillionA(portable: Bool) {
     let message = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
-    #expect(
-      SHA256.hash(message).hexString
-        == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"
+    let digest = message.withUnsafeBytes { SHA256.hash($0, portable: portable) }
+    #expect(digest.hexString == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+  }
+
+  /// The portable rounds and the processor's SHA instructions (where this machine has them;
+  /// else both sides are the portable rounds) give the same digest for every length up to
+  /// ten blocks, at every alignment, and through `update` in pieces.
+  @Test func portableAndProcessorRoundsAgree() {
+    var random = SplitMix64(seed: 5)
+    let bytes = (0..<650).map { _ in UInt8.random(in: 0...255, using: &random) }
+    bytes.withUnsafeBytes { all in
+      for start in 0..<4 {
+        for length in 0...(all.count - start) {
+          let buffer = UnsafeRawBufferPointer(rebasing: all[start..<start + length])
+          #expect(
+            SHA256.hash(buffer, portable: true) == SHA256.hash(buffer),
+            "start \(start), length \(length)"
+          )
+        }
+      }
+    }
+    var pieces = SHA256()
+    var portable = SHA256(portable: true)
+    for cut in stride(from: 0, to: bytes.count, by: 45) {
+      pieces.update(bytes[cut..<min(cut + 45, bytes.count)])
+      portable.update(bytes[cut..<min(cut + 45, bytes.count)])
+    }
+    #expect(pieces.finalize() == portable.finalize())
+  }
+
+  /// Where the processor has no SHA instructions the hardware path declines and leaves the
+  /// state alone; where it has them, one block of "abc" padded gives the known digest.
+  @Test func processorPathDeclinesOrAgrees() {
+    var block = [UInt8](repeating: 0, count: 64)
+    block[0...2] = [0x61, 0x62, 0x63]
+    block[3] = 0x80
+    block[63] = 24
+    let initial: ProcessorHashing.SHA256State = (
+      0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a,
+      0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
     )
+    var state = initial
+    let done = block.withUnsafeBytes {
+      ProcessorHashing.sha256Compress(&state, blocks: $0.baseAddress!, count: 1)
+    }
+    #expect(done == ProcessorHashing.hasSHA256)
+    let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
+    if done {
+      #expect(words.first == 0xba78_16bf && words.last == 0xf200_15ad)
+    } else {
+      #expect(words.first == initial.0 && words.last == initial.7)
+    }
   }
 
   @Test func incrementalUpdatesMatchOneShot() {
