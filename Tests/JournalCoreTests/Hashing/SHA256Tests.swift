@@ -1,3 +1,4 @@
+import Foundation
 import JournalTestSupport
 import ProcessorHashing
 import Testing
@@ -54,6 +55,21 @@ import Testing
       portable.update(bytes[cut..<min(cut + 45, bytes.count)])
     }
     #expect(pieces.finalize() == portable.finalize())
+  }
+
+  /// The processor's features as `cpuid` reads them agree with the kernel's (`/proc/cpuinfo`
+  /// on Linux x86-64): a build that lost the module's flags, or a misread feature bit, would
+  /// quietly fall back to the portable code.
+  @Test func processorFeaturesAgreeWithTheKernel() throws {
+    #if os(Linux) && arch(x86_64)
+    let info = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+    let flags = Set(
+      info.split(separator: "\n").first { $0.hasPrefix("flags") }?
+        .split(separator: " ").map(String.init) ?? []
+    )
+    #expect(ProcessorHashing.hasSHA256 == flags.contains("sha_ni"))
+    #expect(ProcessorHashing.hasCRC32C == flags.contains("sse4_2"))
+    #endif
   }
 
   /// Where the processor has no SHA instructions the hardware path declines and leaves the
