@@ -17,12 +17,15 @@ internal import _Builtin_intrinsics.intel.cpuid
 /// Both paths give the same bits; the tests compare them on every length up to a few blocks.
 public enum ProcessorHashing {
   /// Whether ``sha256Compress(_:blocks:count:)`` uses the processor's SHA-256 instructions.
-  public static let hasSHA256 = Features.current.sha256
+  public static var hasSHA256: Bool { features.sha256 }
 
   /// Whether ``crc32c(_:_:)`` uses the processor's CRC-32C instruction.
-  public static let hasCRC32C = Features.current.crc32c
+  public static var hasCRC32C: Bool { features.crc32c }
 
-  struct Features {
+  /// What this processor has, asked once.
+  private static let features = Features.current
+
+  private struct Features {
     var sha256 = false
     var crc32c = false
 
