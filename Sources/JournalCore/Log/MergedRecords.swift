@@ -48,6 +48,9 @@ public struct MergedRecords: Sendable {
     var fileIndex: UInt32 = 0
   }
 
+  /// The most records ``next(_:)`` reserves room for at once; a larger batch grows.
+  static let largestReservedBatch = 1 << 16
+
   /// How many records of a device are decoded at once at most, in four chunks on every core.
   var runLength = 4_096
   /// How many bytes of a segment are read at once.
@@ -123,7 +126,10 @@ public struct MergedRecords: Sendable {
   ///   read.
   public mutating func next(_ count: Int) throws -> [EventRecord] {
     var batch: [EventRecord] = []
-    batch.reserveCapacity(min(count, sources.reduce(0) { $0 + $1.history.records.count }))
+    // Reserved whole: grown by doubling as records arrive, a batch held half as much again
+    // while it was copied, the largest allocation of a streamed read. Pages never written
+    // cost nothing, so a short journal loses nothing by it.
+    batch.reserveCapacity(min(count, Self.largestReservedBatch))
     while batch.count < count, let (index, cursor) = try advance() {
       batch.append(sources[index].history.records[cursor])
     }
