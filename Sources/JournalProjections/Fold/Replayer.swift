@@ -203,12 +203,14 @@ public enum Replayer {
         return foldInParts(events, parts: Self.parts)
       }
       var fold = Fold(reverts: events, startingFrom: initial)
+      // Mutable only to be borrowed in place (`Fold.apply(inPlace:)`): nothing writes to it.
+      let inPlace = UnsafeMutableBufferPointer(mutating: events)
       for index in events.indices {
         if let observe {
           let before = fold.state
-          if fold.apply(events[index]) { observe(events[index], before, fold.state) }
+          if fold.apply(inPlace: &inPlace[index]) { observe(events[index], before, fold.state) }
         } else {
-          fold.apply(events[index])
+          fold.apply(inPlace: &inPlace[index])
         }
       }
       return fold.state
@@ -270,7 +272,20 @@ public enum Replayer {
 
     /// Folds `event` unless a revert in effect cancelled it; returns whether it was folded.
     @discardableResult
-    public mutating func apply(_ event: FoldEvent) -> Bool {
+    public mutating func apply(_ event: FoldEvent) -> Bool { fold(event) }
+
+    /// Folds `event` as ``apply(_:)`` does, reading it where it lies; it is not changed.
+    ///
+    /// An event read out of an array (or through a pointer) and passed to a function that may
+    /// write memory is copied first, in case the function changes the array: ten retains and
+    /// as many releases an event. Passed `inout`, it is borrowed where it lies instead, as no
+    /// other access can reach it meanwhile.
+    @discardableResult
+    mutating func apply(inPlace event: inout FoldEvent) -> Bool { fold(event) }
+
+    /// The one body of ``apply(_:)`` and ``apply(inPlace:)``.
+    @inline(__always)
+    private mutating func fold(_ event: FoldEvent) -> Bool {
       guard filter.mightContain(event.storedID) else {
         state.apply(event)
         return true
