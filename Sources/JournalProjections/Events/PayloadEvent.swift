@@ -16,13 +16,12 @@ struct PayloadEvent {
   var at: Int64?
   /// The payload's `action` (``PayloadMetadata/action``).
   var action: String?
+}
 
-  init(event: JournalEvent, at: Int64?, action: String?) {
-    self.event = event
-    self.at = at
-    self.action = action
-  }
-
+// The initializers are in an extension, so that Swift makes the memberwise one, which builds
+// the value in place; an initializer of the struct's own assigning the members in turn builds
+// it aside and copies it out.
+extension PayloadEvent {
   /// The event of a current-version payload of `type`, read in one pass or, for any other
   /// type or spelling, by the general decoder.
   ///

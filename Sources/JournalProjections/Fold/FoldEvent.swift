@@ -29,61 +29,6 @@ public struct FoldEvent: Sendable, Hashable {
   /// The hybrid clock's logical counter.
   public var counter: UInt32
 
-  public init(
-    id: String,
-    device: String,
-    sequence: UInt64,
-    milliseconds: Int64,
-    counter: UInt32 = 0,
-    stream: String,
-    at: Date? = nil,
-    action: String? = nil,
-    event: JournalEvent
-  ) {
-    self.init(
-      id: id,
-      storedID: Self.storedID(of: id),
-      streamID: Self.streamID(of: stream),
-      device: device,
-      sequence: sequence,
-      milliseconds: milliseconds,
-      counter: counter,
-      stream: stream,
-      at: at,
-      action: action,
-      event: event
-    )
-  }
-
-  /// An event whose stored id and stream id the caller has already derived from `id` and
-  /// `stream` (``storedID(of:)``, ``streamID(of:)``).
-  init(
-    id: String,
-    storedID: String,
-    streamID: String,
-    device: String,
-    sequence: UInt64,
-    milliseconds: Int64,
-    counter: UInt32,
-    stream: String,
-    at: Date?,
-    action: String?,
-    event: JournalEvent
-  ) {
-    self.id = id
-    hasPart = storedID.utf8.count != id.utf8.count
-    self.device = device
-    self.sequence = sequence
-    self.milliseconds = milliseconds
-    self.counter = counter
-    self.stream = stream
-    self.streamID = streamID
-    streamTail = streamID.utf8.last ?? 0
-    self.at = at ?? Date(milliseconds: milliseconds)
-    self.action = action
-    self.event = event
-  }
-
   /// When the event was recorded, from its clock.
   public var recordedAt: Date { Date(milliseconds: milliseconds) }
 
@@ -130,6 +75,69 @@ public struct FoldEvent: Sendable, Hashable {
 
   /// Whether this event sorts before `other` in the journal's merge order.
   public func precedes(_ other: FoldEvent) -> Bool { mergeKey < other.mergeKey }
+}
+
+// The initializers delegate to the memberwise one, which Swift makes because the struct
+// declares none: a struct's own initializer assigning its members one by one builds the
+// value aside and copies it out (ten retains and releases for this one), the memberwise
+// initializer builds it in place.
+extension FoldEvent {
+  public init(
+    id: String,
+    device: String,
+    sequence: UInt64,
+    milliseconds: Int64,
+    counter: UInt32 = 0,
+    stream: String,
+    at: Date? = nil,
+    action: String? = nil,
+    event: JournalEvent
+  ) {
+    self.init(
+      id: id,
+      storedID: Self.storedID(of: id),
+      streamID: Self.streamID(of: stream),
+      device: device,
+      sequence: sequence,
+      milliseconds: milliseconds,
+      counter: counter,
+      stream: stream,
+      at: at,
+      action: action,
+      event: event
+    )
+  }
+
+  /// An event whose stored id and stream id the caller has already derived from `id` and
+  /// `stream` (``storedID(of:)``, ``streamID(of:)``).
+  init(
+    id: String,
+    storedID: String,
+    streamID: String,
+    device: String,
+    sequence: UInt64,
+    milliseconds: Int64,
+    counter: UInt32,
+    stream: String,
+    at: Date?,
+    action: String?,
+    event: JournalEvent
+  ) {
+    self.init(
+      id: id,
+      device: device,
+      sequence: sequence,
+      milliseconds: milliseconds,
+      stream: stream,
+      at: at ?? Date(milliseconds: milliseconds),
+      action: action,
+      event: event,
+      hasPart: storedID.utf8.count != id.utf8.count,
+      streamTail: streamID.utf8.last ?? 0,
+      counter: counter,
+      streamID: streamID
+    )
+  }
 }
 
 /// Reserved payload keys shared by every event type.
