@@ -78,14 +78,18 @@ public struct JournalHistory: Sendable {
   /// both valid for the call only. It initializes the place and returns true, or leaves it
   /// uninitialized and returns false. (A record passed by value to a closure is first copied
   /// out of its array, a retain and a release of each of its strings, and a value returned is
-  /// copied once more into its place.)
+  /// copied once more into its place.) The record is `make`'s to take members from, as it is
+  /// let go afterwards: what it moves out (rather than copies) costs no retain, and no
+  /// release when the record goes; it must leave a whole record behind.
   ///
   /// - Returns: the values in merge order, or nil when `make` returns false for any record
   ///   (whatever was made is let go).
   @inlinable public mutating func consumeIfAll<T, State: Sendable>(
     chunkSize: Int = 2_048,
     state: State,
-    _ make: @Sendable (UnsafePointer<EventRecord>, UnsafeMutablePointer<T>, inout State) -> Bool
+    _ make:
+      @Sendable (UnsafeMutablePointer<EventRecord>, UnsafeMutablePointer<T>, inout State)
+      -> Bool
   ) -> [T]? {
     precondition(chunkSize > 0, "a chunk holds at least one record")
     // Where each record goes in the result; -1 for a duplicate, which is not handed on.
@@ -105,6 +109,9 @@ public struct JournalHistory: Sendable {
       errors: errors,
       positions: positions
     )
+    // Each run's own storage, as `make` may change its records: copied only if another
+    // value still shares it.
+    for run in runs.indices { runs[run].withUnsafeMutableBufferPointer { _ in } }
     var chunks: [(run: Int, range: Range<Int>)] = []
     for run in runs.indices {
       for start in stride(from: 0, to: runs[run].count, by: chunkSize) {
@@ -125,10 +132,13 @@ public struct JournalHistory: Sendable {
         DispatchQueue.concurrentPerform(iterations: jobs.count) { job in
           let (run, range) = jobs[job]
           var state = state
+          // Read through a buffer pointer (a mutable one would take the array out of its place
+          // while the other chunks of the run are made): every chunk changes its own records.
           shared.value[run].withUnsafeBufferPointer { records in
-            guard let first = records.baseAddress, let values = target.value.baseAddress else {
+            guard let base = records.baseAddress, let values = target.value.baseAddress else {
               return
             }
+            let first = UnsafeMutablePointer(mutating: base)
             for index in range {
               let place = places[run][index]
               guard place >= 0 else { continue }

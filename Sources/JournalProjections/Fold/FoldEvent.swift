@@ -46,6 +46,31 @@ public struct FoldEvent: Sendable, Hashable {
 
   static func storedID(of id: String) -> String { id.split(atASCII: "#")?.before ?? id }
 
+  /// The last (up to) eight bytes of ``storedID``, the first in the highest byte (for a ULID's
+  /// text, its ``ULID/lastEightCharacters``), read from the id's bytes: asking for the stored
+  /// id would hand back a string (a retain and a release) for every event folded.
+  var storedIDTail: UInt64 {
+    let tail = id.utf8.withContiguousStorageIfAvailable { bytes in
+      Self.tail(
+        of: hasPart
+          ? bytes[..<(bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count)] : bytes[...]
+      )
+    }
+    return tail ?? Self.tail(of: storedID)
+  }
+
+  /// The last (up to) eight bytes of `id`, the first in the highest byte.
+  static func tail(of id: String) -> UInt64 {
+    var copy = id
+    return copy.withUTF8 { tail(of: $0[...]) }
+  }
+
+  private static func tail(of bytes: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64 {
+    var word: UInt64 = 0
+    for byte in bytes.suffix(8) { word = word << 8 | UInt64(byte) }
+    return word
+  }
+
   /// The id after the stream's prefix: `workout:01J…` → `01J…`.
   ///
   /// Kept with the event, as ``storedID`` is; a run of events of one stream shares one copy.

@@ -286,7 +286,7 @@ public enum Replayer {
     /// The one body of ``apply(_:)`` and ``apply(inPlace:)``.
     @inline(__always)
     private mutating func fold(_ event: FoldEvent) -> Bool {
-      guard filter.mightContain(event.storedID) else {
+      guard filter.mightContain(tail: event.storedIDTail) else {
         state.apply(event)
         return true
       }
@@ -315,7 +315,7 @@ private struct CancelledFilter: Sendable {
   private let isEmpty: Bool
 
   init(_ ids: some Collection<String>) {
-    self.init(tails: ids.lazy.map(Self.tail))
+    self.init(tails: ids.lazy.map { FoldEvent.tail(of: $0) })
   }
 
   /// A filter over the ids whose tails (``tail(of:)``) are `tails`.
@@ -331,22 +331,12 @@ private struct CancelledFilter: Sendable {
     }
   }
 
-  /// False only when `id` is certainly not among the ids.
-  func mightContain(_ id: String) -> Bool {
+  /// False only when the id whose tail (``FoldEvent/tail(of:)``) is `tail` is certainly not
+  /// among the ids.
+  func mightContain(tail: UInt64) -> Bool {
     guard !isEmpty else { return false }
-    let bit = Self.bit(ofTail: Self.tail(of: id), shift: shift)
+    let bit = Self.bit(ofTail: tail, shift: shift)
     return words[bit >> 6] & (1 << UInt64(bit & 63)) != 0
-  }
-
-  /// The last (up to) eight bytes of `id`, the first in the highest byte: for a ULID's text,
-  /// its ``ULID/lastEightCharacters``.
-  private static func tail(of id: String) -> UInt64 {
-    var copy = id
-    return copy.withUTF8 { bytes -> UInt64 in
-      var word: UInt64 = 0
-      for byte in bytes.suffix(8) { word = word << 8 | UInt64(byte) }
-      return word
-    }
   }
 
   /// The bit of an id whose tail is `tail`, mixed by a multiplication.

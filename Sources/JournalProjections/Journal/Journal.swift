@@ -158,25 +158,8 @@ public final class Journal: @unchecked Sendable {
     guard stored.allSatisfy(typeAndVersion: { currentVersions[$0] == $1 }) else { return nil }
     if var records = stored.takeRecords() {
       return records.consumeIfAll(state: DecodeCache(trust: trust)) { record, event, cache in
-        // A ULID's text has no `#`: it is its own stored id.
-        let id = record.pointee.id.description
         do {
-          event.initialize(
-            to: try foldEvent(
-              id: id,
-              device: record.pointee.device,
-              sequence: record.pointee.sequence,
-              milliseconds: record.pointee.time.milliseconds,
-              counter: record.pointee.time.counter,
-              stream: record.pointee.stream,
-              storedID: id,
-              cache: &cache,
-              type: record.pointee.type,
-              payload: record.pointee.storedPayload,
-              version: record.pointee.version,
-              part: 0
-            )
-          )
+          event.initialize(to: try foldEvent(taking: &record.pointee, cache: &cache))
           return true
         } catch {
           return false
@@ -358,6 +341,36 @@ public final class Journal: @unchecked Sendable {
       payload: payload,
       version: version,
       part: part
+    )
+  }
+
+  /// The one event of a record at its type's current version, taking the members it keeps
+  /// from the record (which is let go afterwards).
+  ///
+  /// The record is passed `inout`: read through a pointer, each member handed on would be
+  /// copied first (a retain and a release), in case the callee changed the memory; moved
+  /// out, the stream costs no retain now and no release when the record goes.
+  private static func foldEvent(
+    taking record: inout EventRecord,
+    cache: inout DecodeCache
+  ) throws(PayloadError) -> FoldEvent {
+    // A ULID's text has no `#`: it is its own stored id.
+    let id = record.id.description
+    var stream = ""
+    swap(&stream, &record.stream)
+    return try foldEvent(
+      id: id,
+      device: record.device,
+      sequence: record.sequence,
+      milliseconds: record.time.milliseconds,
+      counter: record.time.counter,
+      stream: stream,
+      storedID: id,
+      cache: &cache,
+      type: record.type,
+      payload: record.storedPayload,
+      version: record.version,
+      part: 0
     )
   }
 
