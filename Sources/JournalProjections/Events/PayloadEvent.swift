@@ -22,6 +22,16 @@ struct PayloadEvent {
 // the value in place; an initializer of the struct's own assigning the members in turn builds
 // it aside and copies it out.
 extension PayloadEvent {
+  /// The event, moved out: ``event`` is left a case without members.
+  ///
+  /// Reading `event` out of a payload event about to be let go copies it (a retain and a
+  /// release of each of its strings), which the optimizer does not see through.
+  mutating func takeEvent() -> JournalEvent {
+    var taken = JournalEvent.workoutEnded
+    swap(&taken, &event)
+    return taken
+  }
+
   /// The event of a current-version payload of `type`, read in one pass or, for any other
   /// type or spelling, by the general decoder.
   ///
@@ -184,19 +194,22 @@ extension PayloadEvent {
     }
 
     /// The event of `shape` from the members read; nil when one it needs is missing.
-    func event(_ shape: Shape) -> JournalEvent? {
+    ///
+    /// The strings are taken (moved) into the event: copied, each would cost a retain, and a
+    /// release when the fields are let go.
+    mutating func event(_ shape: Shape) -> JournalEvent? {
       if shape == .eventsReverted {
-        guard let events, let reason else { return nil }
+        guard let events = events.take(), let reason = reason.take() else { return nil }
         return .eventsReverted(EventsReverted(eventIDs: events, reason: reason))
       }
-      guard let logID else { return nil }
+      guard let logID = logID.take() else { return nil }
       let actuals = SetActuals(reps: reps, weight: weight ?? nil, seconds: seconds)
       switch shape {
       case .setCompleted: return .setCompleted(SetCompleted(logID: logID, actuals: actuals))
       case .logStarted: return .logStarted(logID: logID)
       case .logCompleted: return .logCompleted(logID: logID)
       case .setAdjusted:
-        guard let set else { return nil }
+        guard let set = set.take() else { return nil }
         return .setAdjusted(SetAdjusted(logID: logID, setEventID: set, actuals: actuals))
       case .setAdded: return .setAdded(logID: logID)
       case .logSkipped: return .logSkipped(logID: logID)

@@ -85,8 +85,15 @@ extension WorkoutState {
       if log.status == .notStarted { log.transition(to: .inProgress, at: e.at) }
       var entry = log.planEntry(at: e.at)
       if let actuals = set.actuals { entry.apply(actuals) }
-      log.setEntries = log.setEntries ?? []
+      if log.setEntries == nil {
+        // Room for the planned sets at once: grown by doubling, a log of five sets was
+        // allocated four times over (and its sources as often).
+        var entries: [SetEntry] = []
+        entries.reserveCapacity(log.sets)
+        log.setEntries = entries
+      }
       log.setEntries?.append(entry)
+      if sources.isEmpty { sources.reserveCapacity(log.sets) }
       log.currentStateIndex = log.setEntries?.count ?? 0
       log.sets = max(log.sets, log.currentStateIndex)
       log.updatedAt = e.at

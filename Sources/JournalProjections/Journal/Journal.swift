@@ -395,7 +395,7 @@ public final class Journal: @unchecked Sendable {
     part: Int
   ) throws(PayloadError) -> FoldEvent {
     let trust = cache.trust
-    let decoded = try PayloadEvent.decode(
+    var decoded = try PayloadEvent.decode(
       type: type,
       payload: payload,
       strings: &cache.strings,
@@ -412,7 +412,7 @@ public final class Journal: @unchecked Sendable {
       stream: stream,
       at: decoded.at.map(Date.init(milliseconds:)),
       action: decoded.action,
-      event: decoded.event
+      event: decoded.takeEvent()
     )
   }
 
