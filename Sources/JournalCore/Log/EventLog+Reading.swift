@@ -132,8 +132,9 @@ public struct JournalHistory: Sendable {
         DispatchQueue.concurrentPerform(iterations: jobs.count) { job in
           let (run, range) = jobs[job]
           var state = state
-          // Read through a buffer pointer (a mutable one would take the array out of its place
-          // while the other chunks of the run are made): every chunk changes its own records.
+          // A buffer pointer made mutable, not a mutable buffer pointer: that would be a
+          // mutating access to the run's array while the run's other chunks read it. Each chunk
+          // changes only its own records.
           shared.value[run].withUnsafeBufferPointer { records in
             guard let base = records.baseAddress, let values = target.value.baseAddress else {
               return
