@@ -50,13 +50,14 @@ public struct FoldEvent: Sendable, Hashable {
   /// text, its ``ULID/lastEightCharacters``), read from the id's bytes: asking for the stored
   /// id would hand back a string (a retain and a release) for every event folded.
   var storedIDTail: UInt64 {
-    let tail = id.utf8.withContiguousStorageIfAvailable { bytes in
-      Self.tail(
-        of: hasPart
-          ? bytes[..<(bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count)] : bytes[...]
-      )
+    let tail = id.utf8.withContiguousStorageIfAvailable { bytes -> UInt64? in
+      guard hasPart else { return Self.tail(of: bytes[...]) }
+      // A part's stored id ends at the first `#`: its first byte when the text is ASCII (a
+      // `#` with a combining mark is not one, which ``storedID`` finds by characters).
+      guard bytes.isASCII, let mark = bytes.firstIndex(of: UInt8(ascii: "#")) else { return nil }
+      return Self.tail(of: bytes[..<mark])
     }
-    return tail ?? Self.tail(of: storedID)
+    return (tail ?? nil) ?? Self.tail(of: storedID)
   }
 
   /// The last (up to) eight bytes of `id`, the first in the highest byte.

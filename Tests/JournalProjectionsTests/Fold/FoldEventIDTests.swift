@@ -41,6 +41,18 @@ import Testing
     #expect(e.storedID == Self.referenceStoredID(text))
   }
 
+  /// The fold's Bloom filter reads the stored id's last eight bytes from the id in place:
+  /// they must be those of the stored id, for a part (`<id>#2`) too.
+  @Test(arguments: samples) func readsTheStoredIDsTailInPlace(_ text: String) {
+    for id in [text, text + "#2"] {
+      let e = Self.event(id: id, stream: "workout:w")
+      #expect(
+        e.storedIDTail == FoldEvent.tail(of: Self.referenceStoredID(id)),
+        "\(id.debugDescription)"
+      )
+    }
+  }
+
   /// The stored id is derived from the id, not kept beside it: an id set later (an upcast
   /// part, a test's edit) is seen at once.
   @Test(arguments: samples) func followsAnIDSetLater(_ text: String) {
