@@ -164,8 +164,8 @@ extension JournalState {
       targetHeartRate: started.targetHeartRate
     )
     var state = WorkoutState(document: document, timeZone: zone)
-    // Room for the sources of every log's entries at once, rather than growing as sets come.
-    state.provenance.reserveCapacity(logs.count)
+    // A slot for the sources of every log's entries at once, rather than growing as sets come.
+    state.alignSources()
     workouts[id] = state
   }
 

@@ -40,10 +40,17 @@ public struct WorkoutState: Sendable, Hashable {
   /// The time zone of the device that started it: decides its month folder.
   public var timeZone: TimeZone
   public var deletedAt: Date?
-  /// Per log, the provenance of each set entry, parallel to `setEntries`.
-  public var provenance: [String: [EntryProvenance]] = [:]
   /// A metrics volume given by the recording device, else computed.
   var recordedVolume: Double?
+  /// The sources of each log's set entries (``provenance``), one slot a log in the order of
+  /// `document.logs`, then any for ids the document has no log for, in the order of the ids.
+  ///
+  /// The fold finds a log's sources beside the log, by its index, instead of hashing its id
+  /// for every event: a slot names its log with the document's own copy of the id, so
+  /// checking that it still lines up compares two pointers. Whatever changes `document.logs`
+  /// lines the slots up again (``alignSources()``); the fold does it as it changes them, and
+  /// a slot found out of line is lined up before it is used.
+  var sources: [LogSources] = []
 
   /// The document's path in the container, from `start` in the workout's zone.
   public var path: String {
@@ -53,6 +60,76 @@ public struct WorkoutState: Sendable, Hashable {
   /// The log with `id`.
   public func log(_ id: String) -> WorkoutLogDocument? {
     document.logs.first { $0.id == id }
+  }
+}
+
+/// The sources of one log's set entries, kept in ``WorkoutState/sources``.
+struct LogSources: Sendable, Hashable {
+  var logID: String
+  /// Parallel to the log's `setEntries`; nil when it has none.
+  var entries: [EntryProvenance]?
+}
+
+extension WorkoutState {
+  init(
+    document: WorkoutDocument,
+    timeZone: TimeZone,
+    deletedAt: Date?,
+    provenance: [String: [EntryProvenance]],
+    recordedVolume: Double?
+  ) {
+    self.init(
+      document: document,
+      timeZone: timeZone,
+      deletedAt: deletedAt,
+      recordedVolume: recordedVolume
+    )
+    self.provenance = provenance
+  }
+
+  /// Per log id, the provenance of each set entry, parallel to the log's `setEntries`.
+  public var provenance: [String: [EntryProvenance]] {
+    get {
+      var byLog: [String: [EntryProvenance]] = [:]
+      byLog.reserveCapacity(sources.count)
+      for slot in sources { if let entries = slot.entries { byLog[slot.logID] = entries } }
+      return byLog
+    }
+    set {
+      sources = []
+      alignSources(adding: newValue)
+    }
+  }
+
+  /// Lines ``sources`` up with `document.logs` again: a slot for each log, in order, with
+  /// the sources it had (and `extra`'s), then the sources of ids the document has no log
+  /// for, in the order of the ids.
+  mutating func alignSources(adding extra: [String: [EntryProvenance]] = [:]) {
+    // A workout just started: an empty slot a log, nothing to look up.
+    if extra.isEmpty, !sources.contains(where: { $0.entries != nil }) {
+      sources = document.logs.map { LogSources(logID: $0.id, entries: nil) }
+      return
+    }
+    var remaining = extra
+    remaining.reserveCapacity(sources.count + extra.count)
+    for slot in sources { if let entries = slot.entries { remaining[slot.logID] = entries } }
+    var aligned: [LogSources] = []
+    aligned.reserveCapacity(document.logs.count)
+    for log in document.logs {
+      aligned.append(LogSources(logID: log.id, entries: remaining.removeValue(forKey: log.id)))
+    }
+    for id in remaining.keys.sorted() {
+      aligned.append(LogSources(logID: id, entries: remaining[id]))
+    }
+    sources = aligned
+  }
+
+  /// The slot of ``sources`` of the log at `index` in `document.logs`, lined up first when
+  /// it is not.
+  mutating func sourcesSlot(ofLogAt index: Int) -> Int {
+    if index < sources.count, sources[index].logID == document.logs[index].id { return index }
+    alignSources()
+    return index
   }
 }
 

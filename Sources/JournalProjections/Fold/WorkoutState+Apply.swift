@@ -13,13 +13,15 @@ extension WorkoutState {
       document.logs.append(log)
       document.logs.sort { ($0.order, $0.id) < ($1.order, $1.id) }
       document.deletedLogIDs?[plan.logID] = nil
+      alignSources()
       return nil
     case .logRemoved(let logID):
       guard let index = document.logs.firstIndex(where: { $0.id == logID }) else {
         return "no log '\(logID)'"
       }
+      let slot = sourcesSlot(ofLogAt: index)
       document.logs.remove(at: index)
-      provenance[logID] = nil
+      sources.remove(at: slot)
       document.deletedLogIDs = (document.deletedLogIDs ?? [:]).merging([logID: e.at]) { $1 }
       return nil
     case .workoutEnded:
@@ -49,8 +51,9 @@ extension WorkoutState {
         return "no log '\(logID)'"
       }
       // Edited where they are, so a log's entries are not copied per event; an
-      // edit reports its problem before it changes anything.
-      return Self.apply(e, to: &document.logs[index], sources: &provenance[logID])
+      // edit reports its problem before it changes anything. Its sources lie beside it.
+      let slot = sourcesSlot(ofLogAt: index)
+      return Self.apply(e, to: &document.logs[index], sources: &sources[slot].entries)
     }
   }
 
