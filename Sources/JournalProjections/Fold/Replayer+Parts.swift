@@ -111,6 +111,9 @@ extension Replayer.Fold {
       let events = shared.value
       let name = UInt8(truncatingIfNeeded: part)
       var fold = template
+      // Room for about this part's share of the workouts, with a margin, rather than growing
+      // (and moving every workout) by doubling.
+      fold.state.workouts.reserveCapacity(deal.workoutsStarted / deal.count * 5 / 4 + 16)
       // The index of the event behind each anomaly, in order.
       var causes: [Int] = []
       deal.parts.withUnsafeBufferPointer { parts in
