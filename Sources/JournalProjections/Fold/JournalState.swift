@@ -105,7 +105,7 @@ extension WorkoutState {
   /// the sources it had (and `extra`'s), then the sources of ids the document has no log
   /// for, in the order of the ids.
   mutating func alignSources(adding extra: [String: [EntryProvenance]] = [:]) {
-    // A workout just started: an empty slot a log, nothing to look up.
+    // No sources to carry over (a workout just started): an empty slot a log.
     if extra.isEmpty, !sources.contains(where: { $0.entries != nil }) {
       sources = document.logs.map { LogSources(logID: $0.id, entries: nil) }
       return
