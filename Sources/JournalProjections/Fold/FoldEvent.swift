@@ -60,8 +60,10 @@ public struct FoldEvent: Sendable, Hashable {
     return (tail ?? nil) ?? Self.tail(of: storedID)
   }
 
-  /// The last (up to) eight bytes of `id`, the first in the highest byte.
+  /// The last (up to) eight bytes of `id`, the first in the highest byte: read in place, as
+  /// ``lastByte(of:)`` reads its byte, else from a contiguous copy.
   static func tail(of id: String) -> UInt64 {
+    if let tail = id.utf8.withContiguousStorageIfAvailable({ tail(of: $0[...]) }) { return tail }
     var copy = id
     return copy.withUTF8 { tail(of: $0[...]) }
   }

@@ -69,7 +69,7 @@ import Testing
 
   /// The fold of a log added, sets recorded on it and on another, and a log removed: the
   /// sources follow their logs.
-  @Test func theFoldKeepsSourcesWithTheirLogs() throws {
+  @Test func theFoldKeepsSourcesWithTheirLogs() {
     var workout = Self.workout(logs: ["a", "c"])
     workout.alignSources()
     func event(_ id: String, _ event: JournalEvent) -> FoldEvent {
