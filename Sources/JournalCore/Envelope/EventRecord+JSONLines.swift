@@ -501,7 +501,11 @@ struct RecordStrings {
   /// Whether the payload of a record of `type` at `version` is left unchecked.
   mutating func trusts(_ type: String, _ version: Int) -> Bool {
     guard let trust else { return false }
-    if let known = answers.first(where: { $0.version == version && $0.type == type }) {
+    // By identity first: the types of a run's records share their storage (or are inline).
+    if let known =
+      answers.first(where: { $0.version == version && $0.type.isIdentical(to: type) })
+      ?? answers.first(where: { $0.version == version && $0.type == type })
+    {
       return known.trusted
     }
     let trusted = trust(type, version)

@@ -185,7 +185,13 @@ public struct JournalHistory: Sendable {
         var next = 0
         for index in records.indices {
           let (type, version) = (records[index].type, records[index].version)
-          if recent.contains(where: { $0.version == version && $0.type == type }) { continue }
+          // By identity first: the types of a run's records share their storage (or are
+          // inline).
+          if recent.contains(where: { $0.version == version && $0.type.isIdentical(to: type) })
+            || recent.contains(where: { $0.version == version && $0.type == type })
+          {
+            continue
+          }
           guard predicate(type, version) else { return false }
           if recent.count < 8 {
             recent.append((type, version))

@@ -89,7 +89,14 @@ extension PayloadEvent {
     payload: JSONPayload,
     strings: inout RecentStrings
   ) -> PayloadEvent? {
-    guard let shape = Shape.byType.first(where: { $0.type == type })?.shape else { return nil }
+    // By identity first: a type read from a record is an inline small string when it has
+    // fifteen bytes or fewer, bit for bit the constant's.
+    let shapes = Shape.byType
+    guard
+      let shape =
+        (shapes.first { $0.type.isIdentical(to: type) } ?? shapes.first { $0.type == type })?
+        .shape
+    else { return nil }
     return payload.withWrittenObject { reader in read(shape, &reader, &strings) }
   }
 

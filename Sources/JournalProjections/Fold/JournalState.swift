@@ -1,4 +1,5 @@
 import Foundation
+import JournalCore
 
 /// How a set entry came to be, for audit and blame.
 public struct EntryProvenance: Sendable, Hashable {
@@ -59,7 +60,49 @@ public struct WorkoutState: Sendable, Hashable {
 
   /// The log with `id`.
   public func log(_ id: String) -> WorkoutLogDocument? {
-    document.logs.first { $0.id == id }
+    logIndex(id).map { document.logs[$0] }
+  }
+
+  /// Where the log with `id` is in `document.logs`.
+  ///
+  /// Every log is tried by identity before any id is compared as text
+  /// (``Swift/String/isIdentical(to:)``): comparing two different ids costs a call, and a
+  /// log's events mostly name it with one string, shared as they were read
+  /// (``RecentStrings``).
+  func logIndex(_ id: String) -> Int? {
+    document.logs.withUnsafeBufferPointer { Self.logIndex(id, in: $0)?.index }
+  }
+
+  /// ``logIndex(_:)`` in `logs`, and whether the log's id is `id`'s very storage.
+  ///
+  /// Static, over a buffer: neither the workout nor a log is copied to be read.
+  private static func logIndex(
+    _ id: String,
+    in logs: UnsafeBufferPointer<WorkoutLogDocument>
+  ) -> (index: Int, identical: Bool)? {
+    for index in logs.indices where logs[index].id.isIdentical(to: id) { return (index, true) }
+    for index in logs.indices where logs[index].id == id { return (index, false) }
+    return nil
+  }
+
+  /// ``logIndex(_:)`` for the fold: a log found by its text keeps `id`'s storage from then
+  /// on (an equal string), as its sources' slot does.
+  ///
+  /// The events that name a log were read in runs, one device's at a time, and the log's
+  /// id came from the event that started the workout, often on another device (sets
+  /// recorded on the watch of a workout started on the phone): each event of such a log
+  /// compared ids as text. Taking the storage of the first one found this way, the rest of
+  /// the run, which shares it, is found by identity.
+  mutating func logIndex(adopting id: String) -> Int? {
+    guard
+      let (index, identical) = document.logs.withUnsafeBufferPointer({ Self.logIndex(id, in: $0) })
+    else { return nil }
+    if !identical {
+      let slot = sourcesSlot(ofLogAt: index)
+      document.logs[index].id = id
+      sources[slot].logID = id
+    }
+    return index
   }
 }
 

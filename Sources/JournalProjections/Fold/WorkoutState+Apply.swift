@@ -16,7 +16,7 @@ extension WorkoutState {
       alignSources()
       return nil
     case .logRemoved(let logID):
-      guard let index = document.logs.firstIndex(where: { $0.id == logID }) else {
+      guard let index = logIndex(logID) else {
         return "no log '\(logID)'"
       }
       let slot = sourcesSlot(ofLogAt: index)
@@ -47,7 +47,7 @@ extension WorkoutState {
       return nil
     default:
       guard let logID = e.event.logID else { return "not a workout event" }
-      guard let index = document.logs.firstIndex(where: { $0.id == logID }) else {
+      guard let index = logIndex(adopting: logID) else {
         return "no log '\(logID)'"
       }
       // Edited where they are, so a log's entries are not copied per event; an

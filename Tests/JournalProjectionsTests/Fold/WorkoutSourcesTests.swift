@@ -105,4 +105,29 @@ import Testing
     #expect(workout.sources.map(\.logID) == ["a", "c"])
     #expect(workout.provenance.mapValues { $0.map(\.eventID) } == ["c": ["e1", "e4"]])
   }
+
+  /// A log found by its id's text takes the event's string from then on, as its slot does:
+  /// the document and its sources stay equal, and the next events that share the string
+  /// find the log by identity.
+  @Test func aLogFoundByTextTakesTheEventsString() {
+    let ids = ["00AH2JBTZGE5B23WDH0T2BE1TA", "00AH2JBTZGE5B23WDH0T2BE1TB"]
+    var workout = Self.workout(logs: ids)
+    workout.provenance = [ids[1]: [Self.entry("1")]]
+    let before = workout
+    // The same text in storage of its own, as another device's events read it.
+    let named = String(decoding: Array(ids[1].utf8), as: UTF8.self)
+    #expect(!named.isIdentical(to: workout.document.logs[1].id))
+    #expect(workout.logIndex(adopting: named) == 1)
+    #expect(workout.document.logs[1].id.isIdentical(to: named))
+    #expect(workout.sources[1].logID.isIdentical(to: named))
+    #expect(!workout.document.logs[0].id.isIdentical(to: named))
+    #expect(workout == before)
+    #expect(workout.provenance == [ids[1]: [Self.entry("1")]])
+    #expect(workout.logIndex(adopting: named) == 1)
+    #expect(workout.logIndex(named) == 1)
+    #expect(workout.log(named)?.id == ids[1])
+    // An id with no log: nothing found, nothing changed.
+    #expect(workout.logIndex(adopting: "00AH2JBTZGE5B23WDH0T2BE1TC") == nil)
+    #expect(workout == before)
+  }
 }
