@@ -123,7 +123,7 @@ extension Replayer.Fold {
           for _ in known..<fold.state.anomalies.count { causes.append(index) }
         }
       }
-      combination.add(fold.state, causes: causes)
+      combination.add(&fold.state, causes: causes)
     }
     state = combination.take()
   }
@@ -151,16 +151,20 @@ private final class Combination: @unchecked Sendable {
   /// the table.
   init(workouts: Int) { state.workouts.reserveCapacity(workouts) }
 
-  /// Adds the state of a part; `causes` has the index of the event behind each of its
-  /// anomalies.
-  func add(_ part: JournalState, causes: [Int]) {
+  /// Adds the state of a part, taking its workouts out of it; `causes` has the index of the
+  /// event behind each of its anomalies.
+  func add(_ part: inout JournalState, causes: [Int]) {
     lock.withLock {
       for (order, (cause, anomaly)) in zip(causes, part.anomalies).enumerated() {
         anomalies.append((cause, order, anomaly))
       }
       // Each split and each workout is in one part only (every split in the first).
       state.splits.merge(part.splits) { first, _ in first }
-      state.workouts.merge(part.workouts) { first, _ in first }
+      // Taken out of the part rather than merged: the merge copied each workout twice,
+      // each copy retaining every reference in it (its logs, strings, time zone: memory
+      // not touched since it was folded) and each release letting them go again; taken
+      // out, a workout is copied once (from the binding).
+      while let (id, workout) = part.workouts.popFirst() { state.workouts[id] = workout }
       state.eventCount += part.eventCount
       if let now = part.now, state.now.map({ now > $0 }) ?? true { state.now = now }
     }
