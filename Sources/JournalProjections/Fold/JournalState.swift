@@ -66,9 +66,8 @@ public struct WorkoutState: Sendable, Hashable {
   /// Where the log with `id` is in `document.logs`.
   ///
   /// Every log is tried by identity before any id is compared as text
-  /// (``Swift/String/isIdentical(to:)``): comparing two different ids costs a call, and a
-  /// log's events mostly name it with one string, shared as they were read
-  /// (``RecentStrings``).
+  /// (`String.isIdentical(to:)`): comparing two different ids costs a call, and a log's
+  /// events mostly name it with one string, shared as they were read (`RecentStrings`).
   func logIndex(_ id: String) -> Int? {
     document.logs.withUnsafeBufferPointer { Self.logIndex(id, in: $0)?.index }
   }
