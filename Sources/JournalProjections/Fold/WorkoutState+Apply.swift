@@ -7,7 +7,7 @@ extension WorkoutState {
   mutating func apply(_ e: FoldEvent) -> String? {
     switch e.event {
     case .logAdded(let plan):
-      guard log(plan.logID) == nil else { return "log '\(plan.logID)' exists already" }
+      guard logIndex(plan.logID) == nil else { return "log '\(plan.logID)' exists already" }
       var log = WorkoutLogDocument(plan: plan, date: document.start)
       log.updatedAt = e.at
       document.logs.append(log)
