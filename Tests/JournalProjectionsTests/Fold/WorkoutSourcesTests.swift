@@ -92,6 +92,10 @@ import Testing
     )
     #expect(workout.apply(event("e2", .logAdded(plan))) == nil)
     #expect(workout.document.logs.map(\.id) == ["a", "b", "c"])
+    // The same log again is refused, and changes nothing.
+    let added = workout
+    #expect(workout.apply(event("e2b", .logAdded(plan))) == "log 'b' exists already")
+    #expect(workout == added)
     #expect(
       workout.apply(event("e3", .setCompleted(SetCompleted(logID: "b", actuals: nil)))) == nil
     )
