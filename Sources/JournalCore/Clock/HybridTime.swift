@@ -18,8 +18,12 @@ public struct HybridTime: Sendable, Hashable, Comparable, CustomStringConvertibl
   /// The earliest reading, before every real one.
   public static let zero = HybridTime(milliseconds: 0)
 
+  // Written out: the tuple comparison was a call of the standard library's generic
+  // function for every comparison of the merge.
+  @inlinable
   public static func < (lhs: HybridTime, rhs: HybridTime) -> Bool {
-    (lhs.milliseconds, lhs.counter) < (rhs.milliseconds, rhs.counter)
+    lhs.milliseconds != rhs.milliseconds
+      ? lhs.milliseconds < rhs.milliseconds : lhs.counter < rhs.counter
   }
 
   public var description: String { "\(milliseconds).\(counter)" }

@@ -30,6 +30,10 @@ public struct MergedRecords: Sendable {
   /// One device: the records read and not yet handed on, and the segments still to read.
   private struct Source: Sendable {
     var history: DeviceHistory
+    /// The times of `history.records`, apart: the merge compares the heads' times for every
+    /// record, and reading them here touches 16 bytes a record instead of a record's line of
+    /// memory (cold by the time a whole journal is merged).
+    var times: [HybridTime] = []
     /// The next record of `history.records` to hand on.
     var cursor = 0
     var segments: ArraySlice<EventLog.SegmentJob> = []
@@ -63,6 +67,8 @@ public struct MergedRecords: Sendable {
   private var sources: [Source]
   /// Every run of records of devices read whole.
   private(set) var runs: [[EventRecord]] = []
+  /// The times of the records of each run in ``runs``.
+  private var runTimes: [[HybridTime]] = []
   /// Whether the devices were read whole (`log` is nil).
   ///
   /// Kept apart from `log`: comparing the optional `EventLog` with nil copied it, for every
@@ -106,7 +112,9 @@ public struct MergedRecords: Sendable {
         )
       )
     }
-    repeated = ULIDTable(Self.repeatedIDs(in: runs))
+    let scan = Self.scan(runs)
+    repeated = ULIDTable(scan.repeated)
+    runTimes = scan.times
   }
 
   /// Merges the devices planned in `plans`, reading their segments when needed.
@@ -159,12 +167,13 @@ public struct MergedRecords: Sendable {
       // Only the times are read: a record is copied once, when handed on by `next`.
       var best: Int?
       for index in sources.indices {
-        if sources[index].cursor == sources[index].history.records.count {
+        if sources[index].cursor == sources[index].times.count {
           guard
             try Self.refill(
               &sources[index],
               log: log,
               runs: runs,
+              runTimes: runTimes,
               runLength: runLength,
               window: windowSize
             )
@@ -174,8 +183,8 @@ public struct MergedRecords: Sendable {
           best = index
           continue
         }
-        if sources[index].history.records[sources[index].cursor].time
-          < sources[current].history.records[sources[current].cursor].time
+        if sources[index].times[sources[index].cursor]
+          < sources[current].times[sources[current].cursor]
         {
           best = index
         }
@@ -183,9 +192,11 @@ public struct MergedRecords: Sendable {
       guard let index = best else { return nil }
       let cursor = sources[index].cursor
       sources[index].cursor += 1
-      // Only the id is read; the location only when the id may come again.
+      // Devices read whole without a repeated id hand every record on without reading it;
+      // else the id is read, and the location only when the id may come again.
+      if readWhole, repeated.isEmpty { return (index, cursor) }
       let id = sources[index].history.records[cursor].id
-      if readWhole, repeated.isEmpty || !repeated.contains(id) { return (index, cursor) }
+      if readWhole, !repeated.contains(id) { return (index, cursor) }
       let location = sources[index].history.records[cursor].location
       if isDuplicate(id, at: location, source: index) { continue }
       return (index, cursor)
@@ -218,15 +229,18 @@ public struct MergedRecords: Sendable {
     return true
   }
 
-  /// The ids found more than once in `runs` (an id found n times is listed n - 1 times).
+  /// The ids found more than once in `runs` (an id found n times is listed n - 1 times), and
+  /// the times of each run's records.
   ///
   /// The ids are first sorted into buckets by their hash (about 4,096 ids a bucket), then
   /// each bucket is searched with a table small enough to stay in the processor's cache,
   /// on every core. One table for every id of a million-event history (32 MB, zeroed, then
-  /// probed at random) spent most of its time waiting for memory.
-  static func repeatedIDs(in runs: [[EventRecord]]) -> [ULID] {
+  /// probed at random) spent most of its time waiting for memory. The times are read in the
+  /// pass that counts the ids of each bucket: a record's time lies beside its id, and a
+  /// pass of its own read every record's memory again.
+  static func scan(_ runs: [[EventRecord]]) -> (repeated: [ULID], times: [[HybridTime]]) {
     let total = runs.reduce(0) { $0 + $1.count }
-    guard total > 1 else { return [] }
+    guard total > 1 else { return ([], runs.map { $0.map(\.time) }) }
     var random = SystemRandomNumberGenerator()
     let seed = random.next() as UInt64
     var shift = 0
@@ -237,14 +251,22 @@ public struct MergedRecords: Sendable {
     let bucket = { @Sendable (id: ULID) -> Int in
       bits == 0 ? 0 : Int(truncatingIfNeeded: ULIDTable.hash(id, seed: seed) >> (64 - bits))
     }
-    // Each run's count of ids in each bucket, then where its ids of each bucket go.
-    let counts = runs.concurrentMap(chunkSize: 1) { run in
+    // Each run's count of ids in each bucket and its times, then where its ids of each bucket
+    // go.
+    let scanned = runs.concurrentMap(chunkSize: 1) { run in
       var counts = [Int](repeating: 0, count: buckets)
-      run.withUnsafeBufferPointer { records in
-        for index in records.indices { counts[bucket(records[index].id)] += 1 }
+      let times = [HybridTime](unsafeUninitializedCapacity: run.count) { times, initialized in
+        run.withUnsafeBufferPointer { records in
+          for index in records.indices {
+            counts[bucket(records[index].id)] += 1
+            times.initializeElement(at: index, to: records[index].time)
+          }
+        }
+        initialized = run.count
       }
-      return counts
+      return (counts: counts, times: times)
     }
+    let counts = scanned.map(\.counts)
     var starts = counts
     var next = 0
     for slot in 0..<buckets {
@@ -287,7 +309,7 @@ public struct MergedRecords: Sendable {
       }
       return repeated
     }
-    return Array(found.joined())
+    return (Array(found.joined()), scanned.map(\.times))
   }
 
   /// Decodes the next run of `source`'s records, dropping those handed on.
@@ -298,15 +320,18 @@ public struct MergedRecords: Sendable {
     _ source: inout Source,
     log: EventLog?,
     runs: [[EventRecord]],
+    runTimes: [[HybridTime]],
     runLength: Int,
     window: Int
   ) throws -> Bool {
     source.history.records = []
+    source.times = []
     source.cursor = 0
     guard let log else {
       // Read whole: the device's next run that has records.
       while source.history.records.isEmpty, let run = source.runs.popFirst() {
         source.history.records = runs[run]
+        source.times = runTimes[run]
         source.run = run
       }
       return !source.history.records.isEmpty
@@ -327,6 +352,7 @@ public struct MergedRecords: Sendable {
       source.remaining = source.remaining.map { $0 - outcome.records.count }
       source.read += outcome.records.count
       swap(&source.history.records, &outcome.records)
+      source.times = source.history.records.map(\.time)
       source.history.notices += outcome.notices
       if let position = outcome.position { source.history.position = position }
       if let error = outcome.stoppedBy { source.history.stoppedBy = error }

@@ -69,6 +69,10 @@ import Testing
         rest.prefix(length).map { id in
           var record = template
           record.id = id
+          record.time = HybridTime(
+            milliseconds: Int64(random.next() % 1_000),
+            counter: UInt32(random.next() % 3)
+          )
           return record
         }
       )
@@ -90,10 +94,14 @@ import Testing
     for id in ids { counts[id, default: 0] += 1 }
     let expected = Set(counts.filter { $0.value > 1 }.keys)
     #expect(!expected.isEmpty)
-    let found = MergedRecords.repeatedIDs(in: runs(of: ids, &random))
+    let inRuns = runs(of: ids, &random)
+    let scan = MergedRecords.scan(inRuns)
+    let found = scan.repeated
     #expect(Set(found) == expected)
+    // The times are read in the same pass, run by run.
+    #expect(scan.times == inRuns.map { $0.map(\.time) })
     #expect(found.count == ids.count - pool.count)
-    #expect(MergedRecords.repeatedIDs(in: runs(of: pool, &random)).isEmpty)
+    #expect(MergedRecords.scan(runs(of: pool, &random)).repeated.isEmpty)
   }
 
   /// One id thousands of times, in many runs: listed every time but the first.
@@ -102,7 +110,7 @@ import Testing
     let pool = pool(&random, size: 12_000)
     var ids = pool + [ULID](repeating: pool[5], count: 9_000)
     ids.shuffle(using: &random)
-    let found = MergedRecords.repeatedIDs(in: runs(of: ids, &random))
+    let found = MergedRecords.scan(runs(of: ids, &random)).repeated
     #expect(found.count == 9_000 && found.allSatisfy { $0 == pool[5] })
   }
 }

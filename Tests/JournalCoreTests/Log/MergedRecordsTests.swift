@@ -87,6 +87,17 @@ import Testing
     }
     #expect(records.count > 0)
     #expect(records == whole.records)
+    // The reference: every device's records in file order, the devices in name order, sorted
+    // stably by time (each device's clock only goes forward), each event id kept the first
+    // time it comes.
+    var reference: [EventRecord] = []
+    for device in ["ipad", "phone", "watch"] { reference += try log.readDevice(device).records }
+    var seen = Set<ULID>()
+    reference = reference.enumerated()
+      .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+      .map(\.element)
+      .filter { seen.insert($0.id).inserted }
+    #expect(whole.records == reference)
     #expect(merged.duplicates == whole.duplicates)
     #expect(merged.notices == whole.notices)
     #expect(merged.errors == whole.errors)
