@@ -37,9 +37,11 @@ extension PayloadEvent {
   ///
   /// Log ids share the storage of the same ids read lately in `strings`.
   ///
-  /// A payload the read left unchecked (`unchecked` says so; see `PayloadTrust`) is read in
-  /// the writer's spelling only, which accepts nothing but JSON: the general decoder expects
-  /// checked bytes.
+  /// A payload the read left unchecked (`trust` says so of its `type` at its stored
+  /// `version`; see `PayloadTrust`) is read in the writer's spelling only, which accepts
+  /// nothing but JSON: the general decoder expects checked bytes. `trust` is asked only then:
+  /// passed rather than captured by a closure, it is not copied (a retain and a release, on
+  /// one object shared by every core's decoding) for every event.
   ///
   /// - Throws: ``PayloadError`` for an unknown type or a malformed payload, or an unchecked
   ///   payload in another spelling.
@@ -47,10 +49,11 @@ extension PayloadEvent {
     type: String,
     payload: JSONPayload,
     strings: inout RecentStrings,
-    unchecked: () -> Bool = { false }
+    trust: PayloadTrust? = nil,
+    version: Int? = nil
   ) throws(PayloadError) -> PayloadEvent {
     if let written = written(type, payload: payload, strings: &strings) { return written }
-    guard !unchecked() else {
+    if let version, let trust, trust(type, version) {
       throw PayloadError(
         type: type,
         message: "payload read unchecked is not in the writer's spelling; to be read again"

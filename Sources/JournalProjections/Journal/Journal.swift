@@ -394,12 +394,12 @@ public final class Journal: @unchecked Sendable {
     version: Int?,
     part: Int
   ) throws(PayloadError) -> FoldEvent {
-    let trust = cache.trust
     var decoded = try PayloadEvent.decode(
       type: type,
       payload: payload,
       strings: &cache.strings,
-      unchecked: { version.map { trust?(type, $0) ?? false } ?? false }
+      trust: cache.trust,
+      version: version
     )
     return FoldEvent(
       id: part == 0 ? id : "\(id)#\(part + 1)",
