@@ -210,19 +210,40 @@ public struct JournalState: Sendable {
 
   /// Live workouts, oldest first (by start, then id).
   public var liveWorkouts: [WorkoutState] {
-    workouts.values.filter { $0.deletedAt == nil }.sorted(by: Self.startsBefore)
+    liveWorkouts(openOnly: false).sorted(by: Self.startsBefore)
   }
 
   /// The last of ``liveWorkouts``, found in one pass: a command that needs only the newest
   /// workout does not copy and sort every workout of the journal.
   public var latestLiveWorkout: WorkoutState? {
-    workouts.values.lazy.filter { $0.deletedAt == nil }.max(by: Self.startsBefore)
+    var latest: [String: WorkoutState].Index?
+    for index in workouts.indices where workouts.values[index].deletedAt == nil {
+      if let found = latest, !Self.startsBefore(workouts.values[found], workouts.values[index]) {
+        continue
+      }
+      latest = index
+    }
+    return latest.map { workouts.values[$0] }
   }
 
   /// The live workouts still in progress (not completed or skipped), oldest first.
   public var openWorkouts: [WorkoutState] {
-    workouts.values.filter { $0.deletedAt == nil && !$0.document.status.isResolved }
-      .sorted(by: Self.startsBefore)
+    liveWorkouts(openOnly: true).sorted(by: Self.startsBefore)
+  }
+
+  /// The live workouts, or only those still in progress, in no order.
+  ///
+  /// Each is asked where it lies, and only those kept are copied: `filter` on the values (or a
+  /// closure given each workout) hands every workout over as a copy, a retain and a release of
+  /// each reference in it, which for a command that wants the open workout of a long journal
+  /// was most of its work.
+  private func liveWorkouts(openOnly: Bool) -> [WorkoutState] {
+    var found: [WorkoutState] = []
+    for index in workouts.indices where workouts.values[index].deletedAt == nil {
+      if openOnly, workouts.values[index].document.status.isResolved { continue }
+      found.append(workouts.values[index])
+    }
+    return found
   }
 
   /// The order of ``liveWorkouts``: by start, then id.

@@ -162,9 +162,9 @@ private final class Combination: @unchecked Sendable {
       state.splits.merge(part.splits) { first, _ in first }
       // Taken out of the part rather than merged: the merge copied each workout twice,
       // each copy retaining every reference in it (its logs, strings, time zone: memory
-      // not touched since it was folded) and each release letting them go again; taken
-      // out, a workout is copied once (from the binding).
-      while let (id, workout) = part.workouts.popFirst() { state.workouts[id] = workout }
+      // not touched since it was folded) and each release letting them go again. Taken
+      // out and consumed, a workout is moved, not copied.
+      while let (id, workout) = part.workouts.popFirst() { state.workouts[id] = consume workout }
       state.eventCount += part.eventCount
       if let now = part.now, state.now.map({ now > $0 }) ?? true { state.now = now }
     }
