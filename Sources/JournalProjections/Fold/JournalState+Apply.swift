@@ -172,11 +172,18 @@ extension JournalState {
   /// Applies a log-level event to a live workout, then stamps it and derives its status.
   private mutating func editWorkout(_ e: FoldEvent) {
     let id = e.streamID
+    // Taken out while the workout is edited and put back after: the edit sets `workouts`,
+    // which forgets the workout edited last, and remembering it again retained its id (and
+    // forgetting released it) for every event.
+    var last: (id: String, index: [String: WorkoutState].Index)?
+    swap(&last, &lastEdited)
+    defer { swap(&last, &lastEdited) }
     let index: [String: WorkoutState].Index
-    if let last = lastEdited, last.id == id {
-      index = last.index
+    if let known = last, known.id == id {
+      index = known.index
     } else if let found = workouts.index(forKey: id) {
       index = found
+      last = (id, found)
     } else {
       report(e, "no workout '\(id)'; ignored")
       return
@@ -184,7 +191,6 @@ extension JournalState {
     // Edited where it lies in the dictionary's storage: at most one look-up, nothing copied
     // or moved.
     if let problem = Self.editWorkout(&workouts.values[index], id: id, e) { report(e, problem) }
-    lastEdited = (id, index)
   }
 
   /// Applies `e` to `state`, then stamps it and derives its status; returns the anomaly
