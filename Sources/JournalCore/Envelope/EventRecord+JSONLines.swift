@@ -495,23 +495,13 @@ struct RecordStrings {
 
   /// Which payloads are left unchecked (``PayloadTrust``); nil checks every one.
   var trust: PayloadTrust?
-  /// The last answers of ``trust``: a journal has a few types, which take turns.
-  private var answers: [(type: String, version: Int, trusted: Bool)] = []
+  /// The last answers of ``trust``.
+  private var answers = RecentTypeAnswers()
 
   /// Whether the payload of a record of `type` at `version` is left unchecked.
   mutating func trusts(_ type: String, _ version: Int) -> Bool {
     guard let trust else { return false }
-    // By identity first: the types of a run's records share their storage (or are inline).
-    if let known =
-      answers.first(where: { $0.version == version && $0.type.isIdentical(to: type) })
-      ?? answers.first(where: { $0.version == version && $0.type == type })
-    {
-      return known.trusted
-    }
-    let trusted = trust(type, version)
-    if answers.count == 8 { answers.removeFirst() }
-    answers.append((type, version, trusted))
-    return trusted
+    return answers.answer(type, version, ask: trust)
   }
 
   /// ``keyRanges``, moved out.

@@ -174,31 +174,17 @@ public struct JournalHistory: Sendable {
   ///
   /// Only the two fields are read, in place: copying each record out would cost more than
   /// the check. A journal has a few types, which take turns (a log started, its sets, the
-  /// log completed): the last eight that passed are not asked again. Duplicates are checked
-  /// too (a check that fails only sends a reader to its slower path, which takes any record).
+  /// log completed): the last eight asked are not asked again (``RecentTypeAnswers``).
+  /// Duplicates are checked too (a check that fails only sends a reader to its slower path,
+  /// which takes any record).
   public func allSatisfy(typeAndVersion predicate: @Sendable (String, Int) -> Bool) -> Bool {
     let runs = self.runs
     let passed = [Bool](concurrentlyMaking: runs.count, chunkSize: 1, state: ()) { run, _ in
       runs[run].withUnsafeBufferPointer { records in
-        var recent: [(type: String, version: Int)] = []
-        recent.reserveCapacity(8)
-        var next = 0
+        var recent = RecentTypeAnswers()
         for index in records.indices {
-          let (type, version) = (records[index].type, records[index].version)
-          // By identity first: the types of a run's records share their storage (or are
-          // inline).
-          if recent.contains(where: { $0.version == version && $0.type.isIdentical(to: type) })
-            || recent.contains(where: { $0.version == version && $0.type == type })
-          {
-            continue
-          }
-          guard predicate(type, version) else { return false }
-          if recent.count < 8 {
-            recent.append((type, version))
-          } else {
-            recent[next] = (type, version)
-          }
-          next = (next + 1) % 8
+          guard recent.answer(records[index].type, records[index].version, ask: predicate)
+          else { return false }
         }
         return true
       }
