@@ -230,7 +230,7 @@ extension EventRecord {
       parser.skip(#","stream":"#),
       let stream = try? parseText(&parser, line: line, cache: &strings.stream), !stream.isEmpty,
       parser.skip(#","type":"#),
-      let type = try? parseText(&parser, line: line, cache: &strings.type), !type.isEmpty,
+      let type = try? parseType(&parser, line: line, recent: &strings.types), !type.isEmpty,
       parser.skip(#","v":"#),
       let version = parser.parsePlainInteger().flatMap({ Int(exactly: $0) }), version >= 1,
       parser.skip(#","data":"#),
@@ -353,7 +353,7 @@ extension EventRecord {
         else { throw RecordFailure(cause: "'stream' is not a non-empty string") }
         stream = text
       case .type:
-        guard let text = try parseText(&parser, line: line, cache: &strings.type), !text.isEmpty
+        guard let text = try parseType(&parser, line: line, recent: &strings.types), !text.isEmpty
         else { throw RecordFailure(cause: "'type' is not a non-empty string") }
         type = text
       case .seq:
@@ -478,7 +478,7 @@ private enum EnvelopeKey: Int, CustomStringConvertible {
 struct RecordStrings {
   var device = ""
   var stream = ""
-  var type = ""
+  var types = RecentTypes()
   /// The last device name found valid.
   var checkedDevice: String?
   /// The payload check's buffer of key offsets (``JSONParser/keyRanges``), kept from line to
@@ -541,6 +541,63 @@ private func parseText(
   let text = String(decoding: bytes, as: UTF8.self)
   cache = text
   return text
+}
+
+/// A type value, or nil when the value is not a string: one of `recent` when a plain string
+/// of its bytes.
+private func parseType(
+  _ parser: inout JSONParser,
+  line: UnsafeRawBufferPointer,
+  recent: inout RecentTypes
+) throws -> String? {
+  guard let range = parser.parsePlainString() else { return try parser.parseValue().stringValue }
+  return recent.type(UnsafeRawBufferPointer(rebasing: line[range]))
+}
+
+/// The event types read lately, so that a type read again is the string made the first time.
+///
+/// A line's type differs from the line before's more often than not (a set, then the end of
+/// its log, then the next log's start), and making the string again cost about 150
+/// instructions, an allocation too for a type longer than 15 bytes. A type handed out again
+/// is also the very string the trust's cache of answers (``RecentTypeAnswers``) compares by
+/// identity first. Types of up to 16 bytes are kept, compared as two words.
+struct RecentTypes {
+  /// How many types are kept.
+  ///
+  /// The oldest is replaced: more than the types a journal usually mixes in a stretch of
+  /// lines.
+  static let capacity = 8
+
+  private var keys: [Key] = []
+  private var names: [String] = []
+  private var next = 0
+
+  private struct Key: Equatable {
+    var count: Int
+    var words: (UInt64, UInt64)
+
+    static func == (a: Key, b: Key) -> Bool {
+      a.count == b.count && a.words.0 == b.words.0 && a.words.1 == b.words.1
+    }
+  }
+
+  /// The string whose UTF-8 is `bytes`, which must be valid UTF-8 with no escape to undo.
+  mutating func type(_ bytes: UnsafeRawBufferPointer) -> String {
+    guard bytes.count <= 16 else { return String(decoding: bytes, as: UTF8.self) }
+    var key = Key(count: bytes.count, words: (0, 0))
+    withUnsafeMutableBytes(of: &key.words) { $0.copyMemory(from: bytes) }
+    for index in keys.indices where keys[index] == key { return names[index] }
+    let name = String(decoding: bytes, as: UTF8.self)
+    if names.count < Self.capacity {
+      keys.append(key)
+      names.append(name)
+    } else {
+      keys[next] = key
+      names[next] = name
+      next = (next + 1) % Self.capacity
+    }
+    return name
+  }
 }
 
 /// Eight lowercase hex digits.

@@ -38,6 +38,9 @@ public struct JournalHistory: Sendable {
   public var notices: [RecoveryNotice]
   /// Devices whose history stopped early at a corrupt record.
   public var errors: [JournalError]
+  /// The types and versions of the records of ``runs`` (duplicates too), when the merge
+  /// gathered them; else none, and ``allSatisfy(typeAndVersion:)`` reads the records.
+  var types: RecordTypes?
   /// The end of each device's last record read, by device.
   ///
   /// ``EventLog/readHistory(after:)`` resumes from them. Devices with no readable record have
@@ -169,15 +172,16 @@ public struct JournalHistory: Sendable {
     return complete ? result : nil
   }
 
-  /// Whether `predicate` holds for the type and version of every record read, checked run by
-  /// run on every core.
+  /// Whether `predicate` holds for the type and version of every record read.
   ///
-  /// Only the two fields are read, in place: copying each record out would cost more than
-  /// the check. A journal has a few types, which take turns (a log started, its sets, the
-  /// log completed): the last eight asked are not asked again (``RecentTypeAnswers``).
-  /// Duplicates are checked too (a check that fails only sends a reader to its slower path,
-  /// which takes any record).
+  /// Asked once for each pair the merge found (``RecordTypes``), when it kept them all; else
+  /// checked run by run on every core, reading the two fields in place (copying each record
+  /// out would cost more than the check), the last eight pairs asked not asked again
+  /// (``RecentTypeAnswers``: a journal's types take turns, a log started, its sets, the log
+  /// completed). Duplicates are checked too (a check that fails only sends a reader to its
+  /// slower path, which takes any record).
   public func allSatisfy(typeAndVersion predicate: @Sendable (String, Int) -> Bool) -> Bool {
+    if let answer = types?.allSatisfy(predicate) { return answer }
     let runs = self.runs
     let passed = [Bool](concurrentlyMaking: runs.count, chunkSize: 1, state: ()) { run, _ in
       runs[run].withUnsafeBufferPointer { records in
@@ -643,7 +647,7 @@ extension EventLog {
   static func merge(_ devices: [DeviceRuns]) -> JournalHistory {
     var merged = MergedRecords(devices: devices)
     let order = merged.order()
-    return JournalHistory(
+    var history = JournalHistory(
       runs: merged.runs,
       order: order,
       duplicates: merged.duplicates,
@@ -651,6 +655,8 @@ extension EventLog {
       errors: merged.errors,
       positions: merged.positions
     )
+    history.types = merged.types
+    return history
   }
 }
 

@@ -85,12 +85,23 @@ import Testing
     #expect(FoldEvent.lastByte(of: bridged) == bridged.utf8.last)
   }
 
-  /// A fold event takes at most 168 bytes.
+  /// A fold event takes at most 176 bytes.
   ///
   /// The history holds one per event, so its size is the history's memory: the stored id
-  /// is derived and the small members sit in the event's tail (it was 192 bytes).
-  @Test func aFoldEventTakes168Bytes() {
-    #expect(MemoryLayout<FoldEvent>.stride <= 168)
+  /// is derived and the small members sit in the event's tail (it was 192 bytes, then 168
+  /// until the stored id's last eight bytes were kept, which the fold reads for every event).
+  @Test func aFoldEventTakes176Bytes() {
+    #expect(MemoryLayout<FoldEvent>.stride <= 176)
+  }
+
+  /// The kept tail follows the id, set at first or later.
+  @Test(arguments: samples) func keepsTheStoredIDsTail(_ text: String) {
+    var e = Self.event(id: "01HQ7Z4X8K9M2N3P4Q5R6S7T8V", stream: "workout:w")
+    #expect(e.storedIDTail == FoldEvent.tail(of: "01HQ7Z4X8K9M2N3P4Q5R6S7T8V"))
+    e.id = text + "#2"
+    #expect(e.storedIDTail == FoldEvent.tail(of: Self.referenceStoredID(text + "#2")))
+    e.id = text
+    #expect(e.storedIDTail == FoldEvent.tail(of: Self.referenceStoredID(text)))
   }
 
   @Test func agreesOnSeededRandomText() {
