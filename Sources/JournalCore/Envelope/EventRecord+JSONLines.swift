@@ -215,8 +215,9 @@ extension EventRecord {
   ) -> EventRecord? {
     var parser = JSONParser(line, keyRanges: strings.takeKeyRanges())
     defer { strings.keyRanges = parser.keyRanges }
+    // The id and `prev` are read by their length: decoding them checks every byte.
     guard parser.skip(#"{"id":"#),
-      let idRange = parser.parsePlainString(),
+      let idRange = parser.parseString(ofLength: 26),
       let id = ULID(utf8: UnsafeRawBufferPointer(rebasing: line[idRange])),
       parser.skip(#","dev":"#),
       let device = try? parseText(&parser, line: line, cache: &strings.device),
@@ -249,7 +250,7 @@ extension EventRecord {
     let payloadEnd = parser.index
     // The checksum suffix, `,"crc":"xxxxxxxx"}`, was checked on the raw bytes.
     guard parser.skip(#","prev":"#),
-      let prevRange = parser.parsePlainString(),
+      let prevRange = parser.parseString(ofLength: 64),
       let previousHash = SHA256Digest(hexUTF8: UnsafeRawBufferPointer(rebasing: line[prevRange])),
       parser.index == line.count - checksumSuffixLength
     else { return nil }

@@ -312,6 +312,22 @@ struct JSONParser {
     }
   }
 
+  /// The byte range of the content of the string at the index when it is `count` bytes long,
+  /// moving past it; nil, without moving, when no quote is `count` bytes after the opening one.
+  ///
+  /// The bytes between are not looked at: for a value whose every byte the caller checks
+  /// against an alphabet without a quote, a backslash or a control character (a ULID's 26
+  /// characters, a hash's 64 hex digits). Such a value is then exactly what
+  /// ``parsePlainString()`` gives, without a second scan of its bytes.
+  @inline(__always)
+  mutating func parseString(ofLength count: Int) -> Range<Int>? {
+    let end = index + 1 + count
+    guard end < bytes.count, bytes[index] == UInt8(ascii: "\""), bytes[end] == UInt8(ascii: "\"")
+    else { return nil }
+    defer { index = end + 1 }
+    return index + 1..<end
+  }
+
   /// Parses a string made only of printable ASCII without escapes, returning the byte range
   /// of its content; returns nil, without moving, for any other string.
   mutating func parsePlainString() -> Range<Int>? {

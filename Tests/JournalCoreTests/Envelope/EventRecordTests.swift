@@ -204,6 +204,23 @@ import Testing
         lines.append(Self.sealed(body + Array(tail.utf8)))
       }
       lines.append(Self.sealed(Array(#"{ "#.utf8) + body.dropFirst()))
+      // The id and `prev`, which the fixed parts read by their length: one character less or
+      // more, a quote, an escape, a digit spelled as an escape (which the general reader
+      // reads), upper-case hex.
+      let id = encoded.record.id.description
+      let prev = encoded.record.previousHash.description
+      for value in [id, prev] {
+        let cut = value.index(value.startIndex, offsetBy: 5)
+        let rest = value[value.index(after: cut)...]
+        let escaped = #"\u00"# + String(value.utf8[cut], radix: 16)
+        for changed in [
+          String(value.dropLast()), value + "0", String(value.dropLast()) + #"""#,
+          value[..<cut] + #"\""# + rest, value[..<cut] + escaped + rest, value.uppercased(),
+        ] {
+          let respelled = text.replacingOccurrences(of: value, with: changed)
+          lines.append(Self.sealed(Array(respelled.utf8)))
+        }
+      }
       // Damaged copies: bytes replaced, inserted or removed before the checksum.
       for _ in 0..<6 {
         body.damageOneByte(from: noise, using: &random)
