@@ -522,12 +522,15 @@ struct RecordStrings {
 
 /// A string value, or nil when the value is not a string.
 ///
-/// A plain ASCII string equal to `cache` gives `cache` itself; others replace it.
+/// A plain ASCII string equal to `cache` gives `cache` itself; others replace it. The cache
+/// holds only plain strings, so a string spelling it is found by its length (most lines
+/// repeat the line before's device and stream).
 private func parseText(
   _ parser: inout JSONParser,
   line: UnsafeRawBufferPointer,
   cache: inout String
 ) throws -> String? {
+  if parser.skipString(spelling: cache) { return cache }
   guard let range = parser.parsePlainString() else { return try parser.parseValue().stringValue }
   let bytes = UnsafeRawBufferPointer(rebasing: line[range])
   guard let base = bytes.baseAddress, cache.utf8.count == bytes.count else {
@@ -551,6 +554,10 @@ private func parseType(
   line: UnsafeRawBufferPointer,
   recent: inout RecentTypes
 ) throws -> String? {
+  if let (type, next) = recent.spelled(in: line, at: parser.index) {
+    parser.index = next
+    return type
+  }
   guard let range = parser.parsePlainString() else { return try parser.parseValue().stringValue }
   return recent.type(UnsafeRawBufferPointer(rebasing: line[range]))
 }
@@ -580,6 +587,37 @@ struct RecentTypes {
     static func == (a: Key, b: Key) -> Bool {
       a.count == b.count && a.words.0 == b.words.0 && a.words.1 == b.words.1
     }
+  }
+
+  /// The kept type spelled by the JSON string whose opening quote is at `start` in `line`,
+  /// and the index after its closing quote; nil when none is.
+  ///
+  /// The types kept were read as plain strings (``JSONParser/parsePlainString()``): none holds
+  /// a quote, so one whose length puts a quote after it and whose bytes are the string's is
+  /// the string, found without scanning for its end.
+  func spelled(in line: UnsafeRawBufferPointer, at start: Int) -> (String, Int)? {
+    let quote = UInt8(ascii: "\"")
+    guard start + 17 < line.count, line[start] == quote, let base = line.baseAddress else {
+      return nil
+    }
+    // Read as little-endian numbers, so that a word's first bytes are its low bits.
+    let first = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start + 1, as: UInt64.self))
+    let second = UInt64(
+      littleEndian: base.loadUnaligned(fromByteOffset: start + 9, as: UInt64.self)
+    )
+    for index in keys.indices where line[start + 1 + keys[index].count] == quote {
+      let count = keys[index].count
+      // The string's first `count` bytes, the rest zero, as the key keeps them.
+      let words =
+        count >= 8
+        ? (first, count == 16 ? second : second & (1 << UInt64(8 * (count - 8)) - 1))
+        : (first & (1 << UInt64(8 * count) - 1), 0)
+      let kept = keys[index].words
+      if UInt64(littleEndian: kept.0) == words.0, UInt64(littleEndian: kept.1) == words.1 {
+        return (names[index], start + 2 + count)
+      }
+    }
+    return nil
   }
 
   /// The string whose UTF-8 is `bytes`, which must be valid UTF-8 with no escape to undo.

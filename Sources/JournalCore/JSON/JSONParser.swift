@@ -328,6 +328,28 @@ struct JSONParser {
     return index + 1..<end
   }
 
+  /// Moves past the string at the index when its content is exactly `text`'s bytes; else
+  /// stays.
+  ///
+  /// `text` must hold no quote, backslash or control character (a string
+  /// ``parsePlainString()`` read earlier): then the first quote after the opening one is
+  /// right after the bytes, and the string is what ``parsePlainString()`` would give, without
+  /// scanning for its end.
+  @inline(__always)
+  mutating func skipString(spelling text: String) -> Bool {
+    let count = text.utf8.count
+    let end = index + 1 + count
+    guard end < bytes.count, bytes[index] == UInt8(ascii: "\""), bytes[end] == UInt8(ascii: "\""),
+      let base = bytes.baseAddress
+    else { return false }
+    let same = text.utf8.withContiguousStorageIfAvailable { spelled in
+      spelled.baseAddress.map { memcmp(base + index + 1, $0, count) == 0 } ?? (count == 0)
+    }
+    guard same == true else { return false }
+    index = end + 1
+    return true
+  }
+
   /// Parses a string made only of printable ASCII without escapes, returning the byte range
   /// of its content; returns nil, without moving, for any other string.
   mutating func parsePlainString() -> Range<Int>? {

@@ -207,6 +207,29 @@ import Testing
       // The id and `prev`, which the fixed parts read by their length: one character less or
       // more, a quote, an escape, a digit spelled as an escape (which the general reader
       // reads), upper-case hex.
+      // The device, stream and type, which the reader remembers: others of the same length,
+      // another character, a quote or an escape at the start or at the end of them.
+      let record = encoded.record
+      for (key, value) in [
+        ("dev", record.device), ("stream", record.stream), ("type", record.type),
+      ] {
+        let other = String(repeating: "q", count: value.utf8.count)
+        let respelled = text.replacingOccurrences(
+          of: #""\#(key)":"\#(value)""#,
+          with: #""\#(key)":"\#(other)""#
+        )
+        lines.append(Self.sealed(Array(respelled.utf8)))
+      }
+      for (key, next) in [("dev", "seq"), ("stream", "type"), ("type", "v")] {
+        for added in [#"x"#, #"\""#, #"\u0041"#, #"""#] {
+          for (old, new) in [
+            (#""\#(key)":""#, #""\#(key)":"\#(added)"#),
+            (#"","\#(next)":"#, #"\#(added)","\#(next)":"#),
+          ] {
+            lines.append(Self.sealed(Array(text.replacingOccurrences(of: old, with: new).utf8)))
+          }
+        }
+      }
       let id = encoded.record.id.description
       let prev = encoded.record.previousHash.description
       for value in [id, prev] {
@@ -226,6 +249,10 @@ import Testing
         body.damageOneByte(from: noise, using: &random)
         lines.append(Self.sealed(body))
       }
+      // Read one after another, as a segment's lines are: each reader then remembers the
+      // strings of the lines before (devices, streams, types), which a line may spell or
+      // nearly spell.
+      var remembered = RecordStrings()
       for (index, line) in lines.enumerated() {
         var strings = RecordStrings()
         let general = Self.outcome(line) { buffer throws(RecordFailure) in
@@ -239,6 +266,10 @@ import Testing
           try EventRecord.decode(line: buffer, location: location)
         }
         #expect(either == general, "\(String(decoding: line, as: UTF8.self))")
+        let inTurn = Self.outcome(line) { buffer throws(RecordFailure) in
+          try EventRecord.decode(line: buffer, location: location, strings: &remembered)
+        }
+        #expect(inTurn == general, "in turn: \(String(decoding: line, as: UTF8.self))")
         var written = RecordStrings()
         let fast = line.withUnsafeBytes { buffer in
           EventRecord.decodeWritten(line: buffer, location: location, strings: &written)
