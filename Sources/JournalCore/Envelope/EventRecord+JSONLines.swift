@@ -579,13 +579,37 @@ struct RecentTypes {
   private var keys: [Key] = []
   private var names: [String] = []
   private var next = 0
+  /// The index of the type found last, looked at first: a type often comes several lines
+  /// in a row (a log's sets).
+  private var last = 0
 
+  /// A type's length and bytes, as two little-endian words (a word's first bytes are its
+  /// low bits), zero past its end, and the masks of its bytes in them.
   private struct Key: Equatable {
     var count: Int
     var words: (UInt64, UInt64)
+    var masks: (UInt64, UInt64)
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+      precondition(bytes.count <= 16, "a key holds 16 bytes")
+      count = bytes.count
+      var raw: (UInt64, UInt64) = (0, 0)
+      withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: bytes) }
+      words = (UInt64(littleEndian: raw.0), UInt64(littleEndian: raw.1))
+      masks =
+        count >= 8
+        ? (~0, count == 16 ? ~0 : 1 << UInt64(8 * (count - 8)) - 1)
+        : (1 << UInt64(8 * count) - 1, 0)
+    }
 
     static func == (a: Key, b: Key) -> Bool {
       a.count == b.count && a.words.0 == b.words.0 && a.words.1 == b.words.1
+    }
+
+    /// Whether the 16 bytes `first` and `second` (little-endian words) start with the key's.
+    @inline(__always)
+    func starts(_ first: UInt64, _ second: UInt64) -> Bool {
+      first & masks.0 == words.0 && second & masks.1 == words.1
     }
   }
 
@@ -595,27 +619,22 @@ struct RecentTypes {
   /// The types kept were read as plain strings (``JSONParser/parsePlainString()``): none holds
   /// a quote, so one whose length puts a quote after it and whose bytes are the string's is
   /// the string, found without scanning for its end.
-  func spelled(in line: UnsafeRawBufferPointer, at start: Int) -> (String, Int)? {
+  mutating func spelled(in line: UnsafeRawBufferPointer, at start: Int) -> (String, Int)? {
     let quote = UInt8(ascii: "\"")
     guard start + 17 < line.count, line[start] == quote, let base = line.baseAddress else {
       return nil
     }
-    // Read as little-endian numbers, so that a word's first bytes are its low bits.
     let first = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start + 1, as: UInt64.self))
     let second = UInt64(
       littleEndian: base.loadUnaligned(fromByteOffset: start + 9, as: UInt64.self)
     )
-    for index in keys.indices where line[start + 1 + keys[index].count] == quote {
-      let count = keys[index].count
-      // The string's first `count` bytes, the rest zero, as the key keeps them.
-      let words =
-        count >= 8
-        ? (first, count == 16 ? second : second & (1 << UInt64(8 * (count - 8)) - 1))
-        : (first & (1 << UInt64(8 * count) - 1), 0)
-      let kept = keys[index].words
-      if UInt64(littleEndian: kept.0) == words.0, UInt64(littleEndian: kept.1) == words.1 {
-        return (names[index], start + 2 + count)
-      }
+    func matches(_ index: Int) -> Bool {
+      keys[index].starts(first, second) && line[start + 1 + keys[index].count] == quote
+    }
+    if last < keys.count, matches(last) { return (names[last], start + 2 + keys[last].count) }
+    for index in keys.indices where matches(index) {
+      last = index
+      return (names[index], start + 2 + keys[index].count)
     }
     return nil
   }
@@ -623,8 +642,7 @@ struct RecentTypes {
   /// The string whose UTF-8 is `bytes`, which must be valid UTF-8 with no escape to undo.
   mutating func type(_ bytes: UnsafeRawBufferPointer) -> String {
     guard bytes.count <= 16 else { return String(decoding: bytes, as: UTF8.self) }
-    var key = Key(count: bytes.count, words: (0, 0))
-    withUnsafeMutableBytes(of: &key.words) { $0.copyMemory(from: bytes) }
+    let key = Key(bytes)
     for index in keys.indices where keys[index] == key { return names[index] }
     let name = String(decoding: bytes, as: UTF8.self)
     if names.count < Self.capacity {
