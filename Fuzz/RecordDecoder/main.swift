@@ -34,6 +34,12 @@ public func fuzzRecordDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int3
     guard reference == written else {
       fatalError("the two readers disagree: \(String(decoding: line, as: UTF8.self))")
     }
+    // Read again by the same reader, which now remembers the line's device, stream and type
+    // and finds them by their length: the same record.
+    let again = EventRecord.decodeWritten(line: buffer, location: location, strings: &strings)
+    guard again == written else {
+      fatalError("remembered strings read another record: \(String(decoding: line, as: UTF8.self))")
+    }
   }
   // Trusting payloads leaves them unchecked, and nothing else: a trusted payload that is one
   // JSON object, nothing around it, is read exactly as a checked read reads the line.
