@@ -6,11 +6,7 @@
 /// records share their storage, or are inline), then by text. A ninth pair pushes out the
 /// oldest.
 struct RecentTypeAnswers {
-  private var answers: [(type: String, version: Int, answer: Bool)] = []
-  /// Where the next pair goes once all eight places are taken.
-  private var next = 0
-
-  init() { answers.reserveCapacity(8) }
+  private var answers = RecentRing<(type: String, version: Int, answer: Bool)>(capacity: 8)
 
   /// The answer for `type` at `version`: remembered, else `ask`'s, remembered from then on.
   ///
@@ -23,18 +19,13 @@ struct RecentTypeAnswers {
     ask: (String, Int) -> Bool
   ) -> Bool {
     if let known =
-      answers.first(where: { $0.version == version && $0.type.isIdentical(to: type) })
-      ?? answers.first(where: { $0.version == version && $0.type == type })
+      answers.elements.first(where: { $0.version == version && $0.type.isIdentical(to: type) })
+      ?? answers.elements.first(where: { $0.version == version && $0.type == type })
     {
       return known.answer
     }
     let answer = ask(type, version)
-    if answers.count < 8 {
-      answers.append((type, version, answer))
-    } else {
-      answers[next] = (type, version, answer)
-    }
-    next = (next + 1) % 8
+    answers.keep((type, version, answer))
     return answer
   }
 }

@@ -16,11 +16,9 @@ public struct RecentStrings: Sendable {
   /// How many strings are kept; the oldest is replaced.
   static let capacity = 16
 
-  /// A fingerprint of each kept string's bytes (its length, its first and last eight
-  /// bytes), compared before the bytes are.
-  private var fingerprints: [UInt64] = []
-  private var strings: [String] = []
-  private var next = 0
+  /// The strings kept, each with a fingerprint of its bytes (its length, its first and last
+  /// eight bytes), compared before the bytes are.
+  private var kept = RecentRing<(fingerprint: UInt64, string: String)>(capacity: capacity)
 
   public init() {}
 
@@ -33,22 +31,15 @@ public struct RecentStrings: Sendable {
       base.loadUnaligned(as: UInt64.self)
       ^ base.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self) &* 31
       ^ UInt64(bytes.count)
-    for index in fingerprints.indices where fingerprints[index] == fingerprint {
-      let same = strings[index].utf8.withContiguousStorageIfAvailable { kept in
-        guard kept.count == bytes.count, let start = kept.baseAddress else { return false }
+    for index in kept.elements.indices where kept.elements[index].fingerprint == fingerprint {
+      let same = kept.elements[index].string.utf8.withContiguousStorageIfAvailable { text in
+        guard text.count == bytes.count, let start = text.baseAddress else { return false }
         return memcmp(start, base, bytes.count) == 0
       }
-      if same == true { return strings[index] }
+      if same == true { return kept.elements[index].string }
     }
     let string = String(decoding: bytes, as: UTF8.self)
-    if strings.count < Self.capacity {
-      fingerprints.append(fingerprint)
-      strings.append(string)
-    } else {
-      fingerprints[next] = fingerprint
-      strings[next] = string
-      next = (next + 1) % Self.capacity
-    }
+    kept.keep((fingerprint, string))
     return string
   }
 }
