@@ -44,6 +44,32 @@ import Testing
     #expect(JSONValue.object(read.members) == (try JSONValue.parse(Array(text.utf8))))
   }
 
+  /// A number read as a scalar is what the general parser gives, whether it is a plain
+  /// integer (read by the shortcut) or not, and the reader ends where the number does.
+  @Test(arguments: [
+    "0", "-0", "7", "-7", "110", "62.5", "-0.0", "1e2", "1E-3", "12.0", "9223372036854775807",
+    "-9223372036854775808", "9223372036854775808", "-9223372036854775809",
+    "12345678901234567890123", "0.1", "true", "false", "null",
+  ])
+  func scalarsReadAsTheParserReadsThem(_ number: String) throws {
+    let text = #"{"n":"# + number + #","after":1}"#
+    let read = try JSONPayload(checking: Array(text.utf8)).withWrittenObject {
+      reader -> (JSONValue?, Int64?, Bool)? in
+      guard let key = reader.nextKey(), key == "n" else { return nil }
+      let value = reader.scalar()
+      guard let next = reader.nextKey(), next == "after" else { return (value, nil, false) }
+      let after = reader.integer()
+      return (value, after, reader.nextKey() == nil && reader.isComplete)
+    }
+    let expected = try JSONValue.parse(Array(text.utf8))
+    guard case .object(let members) = expected else {
+      Issue.record("not an object")
+      return
+    }
+    #expect(read?.0 == members["n"], "\(number)")
+    #expect(read?.1 == 1 && read?.2 == true, "\(number)")
+  }
+
   @Test(arguments: [
     #"{ "logID":"L"}"#,
     #"{"logID" :"L"}"#,
