@@ -115,16 +115,11 @@ public struct WrittenObjectReader {
   /// container.
   public mutating func scalar() -> JSONValue? {
     switch parser.peek() ?? 0 {
-    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"),
+      UInt8(ascii: "f"), UInt8(ascii: "n"):
       // Most numbers a journal holds are plain integers (weights, reps): read by the
       // parser's shortcut, which gives what `parseValue()` gives where it answers.
       if let integer = parser.parsePlainInteger() { return .int(integer) }
-      do throws(JSONParser.Failure) {
-        return try parser.parseValue()
-      } catch {
-        return nil
-      }
-    case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
       do throws(JSONParser.Failure) {
         return try parser.parseValue()
       } catch {
