@@ -100,6 +100,22 @@ public struct WrittenObjectReader {
     return String(decoding: UnsafeRawBufferPointer(rebasing: parser.bytes[content]), as: UTF8.self)
   }
 
+  /// The value as a string written without escapes: `known` itself when it has the same
+  /// text (a second member that repeats the first shares its storage); nil for anything
+  /// else.
+  public mutating func string(reusing known: String?) -> String? {
+    guard let content = parser.parsePlainString() else { return nil }
+    let bytes = UnsafeRawBufferPointer(rebasing: parser.bytes[content])
+    if let known, known.utf8.count == bytes.count {
+      let same = known.utf8.withContiguousStorageIfAvailable { text in
+        guard let base = text.baseAddress, let other = bytes.baseAddress else { return true }
+        return bytesEqual(base, other, count: bytes.count)
+      }
+      if same == true { return known }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
   /// The value as a string written without escapes, sharing the storage of the same string
   /// read lately (``RecentStrings``); nil for anything else.
   public mutating func string(sharing recent: inout RecentStrings) -> String? {

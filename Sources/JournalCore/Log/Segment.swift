@@ -226,6 +226,10 @@ struct SegmentLine {
 func segmentLines(_ bytes: UnsafeRawBufferPointer, firstLine: Int = 1) -> [SegmentLine] {
   var lines: [SegmentLine] = []
   guard let base = bytes.baseAddress else { return lines }
+  // Room for lines of 256 bytes and more (a journal's lines are about 330 bytes, a set's
+  // about 300): grown from empty, the array was copied at every doubling, about 70
+  // instructions a line.
+  lines.reserveCapacity(bytes.count / 256 + 1)
   var start = 0
   while start < bytes.count {
     let remaining = bytes.count - start

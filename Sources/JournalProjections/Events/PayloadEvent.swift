@@ -243,7 +243,9 @@ extension PayloadEvent {
     while let key = reader.nextKey() {
       let read: Bool
       if key == "logs" {
-        read = once(&logs, reader.objects { logPlan(&$0, &strings) })
+        // Room for eight exercises at once: grown from empty, a workout of five was
+        // allocated four times over.
+        read = once(&logs, reader.objects(reserving: 8) { logPlan(&$0, &strings) })
       } else if key == "timeZone" {
         read = once(&timeZone, reader.string())
       } else if key == "splitID" {
@@ -290,7 +292,8 @@ extension PayloadEvent {
       if key == "logID" {
         read = once(&logID, reader.string(sharing: &strings))
       } else if key == "name" {
-        read = once(&name, reader.string())
+        // An exercise's name is mostly its library name, written before it: one string.
+        read = once(&name, reader.string(reusing: libraryName))
       } else if key == "order" {
         read = once(&order, reader.int())
       } else if key == "sets" {
@@ -304,7 +307,7 @@ extension PayloadEvent {
       } else if key == "durationSeconds" {
         read = once(&durationSeconds, reader.int())
       } else if key == "libraryName" {
-        read = once(&libraryName, reader.string())
+        read = once(&libraryName, reader.string(reusing: name))
       } else if key == "machineSettings" {
         read = once(&machineSettings, reader.objects(machineSetting))
       } else if key == "notes" {
@@ -412,9 +415,11 @@ extension WrittenObjectReader {
   /// Here rather than in JournalCore, so that the array is made by code specialized for
   /// `Element`.
   fileprivate mutating func objects<Element>(
+    reserving capacity: Int = 0,
     _ read: (inout WrittenObjectReader) -> Element?
   ) -> [Element]? {
     var elements: [Element] = []
+    elements.reserveCapacity(capacity)
     let complete = forEachObject { reader in
       guard let element = read(&reader) else { return false }
       elements.append(element)

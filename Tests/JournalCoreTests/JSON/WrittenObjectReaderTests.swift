@@ -117,4 +117,36 @@ import Testing
     #expect(try walk(#"{"list":{"a":1}}"#) == nil)
     #expect(try walk(#"{"list":[{"a":1},{"a":2}]}"#, readsTo: 1) == nil)
   }
+
+  /// A string read with a known string is that very string when the text is the same (long
+  /// or short, so stored or inline), and a string of its own otherwise.
+  @Test(arguments: [
+    ("Incline Dumbbell Press", "Incline Dumbbell Press", true),
+    ("Dips", "Dips", true),
+    ("Incline Dumbbell Press", "Incline Dumbbell Presses", false),
+    ("Incline Dumbbell Press", "Incline Dumbbell Prest", false),
+    ("Dips", "Dipz", false),
+    ("", "", true),
+  ])
+  func aStringReadWithAKnownOneIsItWhenTheTextIsTheSame(
+    first: String,
+    second: String,
+    shared: Bool
+  ) throws {
+    let text = #"{"a":"\#(first)","b":"\#(second)","c":1}"#
+    let read = try JSONPayload(checking: Array(text.utf8)).withWrittenObject {
+      reader -> (String?, String?, String?) in
+      _ = reader.nextKey()
+      let a = reader.string(reusing: nil)
+      _ = reader.nextKey()
+      let b = reader.string(reusing: a)
+      _ = reader.nextKey()
+      return (a, b, reader.string(reusing: a))
+    }
+    let (a, b, c) = try #require(read)
+    #expect(a == first)
+    #expect(b == second)
+    #expect(try #require(b).isIdentical(to: try #require(a)) == shared)
+    #expect(c == nil)  // 1 is not a string
+  }
 }
