@@ -34,7 +34,8 @@ struct JSONParser {
   init(_ bytes: UnsafeRawBufferPointer, keyRanges: [Int] = []) {
     self.bytes = bytes
     self.keyRanges = keyRanges
-    self.keyRanges.removeAll(keepingCapacity: true)
+    // Most parsers start with none: emptying an empty array is still a call.
+    if !keyRanges.isEmpty { self.keyRanges.removeAll(keepingCapacity: true) }
   }
 
   /// Parses a whole document: one value with optional surrounding whitespace.
