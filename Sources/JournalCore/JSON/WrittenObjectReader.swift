@@ -118,7 +118,17 @@ public struct WrittenObjectReader {
 
   /// The value as a string written without escapes, sharing the storage of the same string
   /// read lately (``RecentStrings``); nil for anything else.
-  public mutating func string(sharing recent: inout RecentStrings) -> String? {
+  ///
+  /// A string read lately is first looked for by its length, without scanning for its end;
+  /// `new` says that the string is most likely not one of them (a log id a workout's start
+  /// introduces), so that it is read first and looked for once.
+  public mutating func string(sharing recent: inout RecentStrings, new: Bool = false) -> String? {
+    if !new, parser.peek() == UInt8(ascii: "\""),
+      let (string, quote) = recent.string(in: parser.bytes, at: parser.index + 1)
+    {
+      parser.index = quote + 1
+      return string
+    }
     guard let content = parser.parsePlainString() else { return nil }
     return recent.string(UnsafeRawBufferPointer(rebasing: parser.bytes[content]))
   }

@@ -290,7 +290,7 @@ extension PayloadEvent {
     while let key = reader.nextKey() {
       let read: Bool
       if key == "logID" {
-        read = once(&logID, reader.string(sharing: &strings))
+        read = once(&logID, reader.string(sharing: &strings, new: true))
       } else if key == "name" {
         // An exercise's name is mostly its library name, written before it: one string.
         read = once(&name, reader.string(reusing: libraryName))

@@ -24,8 +24,36 @@ import Testing
     #expect(Self.storage(other) != Self.storage(first))
   }
 
+  /// A kept string is found by its length where a JSON string's content is exactly its
+  /// bytes (the quote right after them), and nowhere else: not in a longer string, not in
+  /// one that differs in a byte, not at the end of the text without its quote.
+  @Test func aKeptStringIsFoundByItsLength() {
+    var recent = RecentStrings()
+    let id = "00AH2JBTZGE5B23WDH0T2BE1TB"
+    let other = "00AH2JBTZGE5B23WDH0T2BE1TC"
+    let kept = Self.read(id, &recent)
+    let keptOther = Self.read(other, &recent)
+    func find(_ text: String, at start: Int = 1) -> (String, Int)? {
+      Array(text.utf8).withUnsafeBytes { recent.string(in: $0, at: start) }
+    }
+    let found = find(#""\#(id)","reps":5"#)
+    #expect(found?.0 == id && found?.1 == 27)
+    #expect(found.map { Self.storage($0.0) == Self.storage(kept) } == true)
+    let foundOther = find(#"{"logID":"\#(other)"}"#, at: 10)
+    #expect(foundOther?.0 == other && foundOther?.1 == 36)
+    #expect(foundOther.map { Self.storage($0.0) == Self.storage(keptOther) } == true)
+    #expect(find(#""\#(id)X""#) == nil)
+    #expect(find(#""\#(id)"#) == nil)
+    #expect(find(#""00AH2JBTZGE5B23WDH0T2BE1TD""#) == nil)
+    #expect(find(#""00AH2JBTZGE5B23WDH0T2BE1T""#) == nil)
+    #expect(find("", at: 0) == nil)
+    var empty = RecentStrings()
+    #expect(empty.string(in: UnsafeRawBufferPointer(start: nil, count: 0), at: 0) == nil)
+  }
+
   /// Seeded: strings of many lengths, some repeated soon, some after more than the strings
-  /// kept, some differing from a kept one in one middle byte: each read is its own text.
+  /// kept, some differing from a kept one in one middle byte: each read is its own text, and
+  /// a string found by its length is its own text too.
   @Test func everyReadGivesItsOwnText() {
     var random = SplitMix64(seed: 0xA11C)
     var recent = RecentStrings()
@@ -44,6 +72,10 @@ import Testing
         text = String(
           (0..<length).map { _ in Character(UnicodeScalar(65 + UInt8(random.next() % 3))) }
         )
+      }
+      let quoted = Array("\"\(text)\",".utf8)
+      if let found = quoted.withUnsafeBytes({ recent.string(in: $0, at: 1) }) {
+        #expect(found.string == text && found.quote == quoted.count - 2)
       }
       #expect(Self.read(text, &recent) == text)
       seen.append(text)
