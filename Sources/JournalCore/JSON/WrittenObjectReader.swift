@@ -86,6 +86,27 @@ public struct WrittenObjectReader {
     return Key(bytes: UnsafeRawBufferPointer(rebasing: parser.bytes[key]))
   }
 
+  /// Whether the next member's key is `name`: then the reader is at its value, as after a
+  /// ``nextKey()`` that returned it; else nothing is read.
+  ///
+  /// For members a decoder expects in the writer's order: the key is matched where it would
+  /// be (`"name":`, after a comma unless it is the first), not read and then compared.
+  public mutating func nextKey(is name: StaticString) -> Bool {
+    let count = name.utf8CodeUnitCount
+    let quote = atFirstMember ? parser.index : parser.index + 1
+    let colon = quote + count + 2
+    guard colon < parser.bytes.count, let base = parser.bytes.baseAddress,
+      atFirstMember || base.load(fromByteOffset: parser.index, as: UInt8.self) == 0x2C,
+      base.load(fromByteOffset: quote, as: UInt8.self) == 0x22,
+      base.load(fromByteOffset: quote + count + 1, as: UInt8.self) == 0x22,
+      base.load(fromByteOffset: colon, as: UInt8.self) == 0x3A,
+      bytesEqual(base + quote + 1, name.utf8Start, count: count)
+    else { return false }
+    atFirstMember = false
+    parser.index = colon + 1
+    return true
+  }
+
   /// Ends the object at a `}` where it should end; nil.
   private mutating func end() -> Key? {
     guard parser.peek() == UInt8(ascii: "}") else { return nil }

@@ -143,6 +143,21 @@ extension PayloadEvent {
     case .metricsRecorded: event = Self.metricsRecorded(&reader, &metadata)
     default:
       var fields = Fields()
+      // The members the writer puts first (`logID`, then a set's `reps` and `weight`) are
+      // matched where they are expected, without reading each key and trying it against
+      // every member's name; the loop reads whatever else there is, the end included.
+      if reader.nextKey(is: "logID") {
+        guard let logID = reader.string(sharing: &strings) else { return nil }
+        fields.logID = logID
+        if reader.nextKey(is: "reps") {
+          guard let reps = reader.int() else { return nil }
+          fields.reps = reps
+        }
+        if reader.nextKey(is: "weight") {
+          guard let weight = reader.optionalWeight() else { return nil }
+          fields.weight = weight
+        }
+      }
       while let key = reader.nextKey() {
         guard
           fields.read(key, from: &reader, &strings) || metadata.read(key, from: &reader)

@@ -118,6 +118,40 @@ import Testing
     #expect(try walk(#"{"list":[{"a":1},{"a":2}]}"#, readsTo: 1) == nil)
   }
 
+  /// A key matched where it is expected reads as ``nextKey()`` would have read it; any other
+  /// key (longer, shorter, another, the object's end) is left for ``nextKey()``.
+  @Test func aKeyMatchedWhereExpectedReadsAsNextKeyWould() throws {
+    let text = #"{"logID":"a","reps":5,"repsX":6,"weight":null}"#
+    let read = try JSONPayload(checking: Array(text.utf8)).withWrittenObject {
+      reader -> [String] in
+      // Each step: what it read, or "no" where a key was not matched.
+      var seen: [String] = []
+      for name: StaticString in ["log", "logIDs"] where !reader.nextKey(is: name) {
+        seen.append("no")
+      }
+      if reader.nextKey(is: "logID") { seen.append(reader.string() ?? "?") }
+      if !reader.nextKey(is: "logID") { seen.append("no") }
+      if reader.nextKey(is: "reps") { seen.append(String(reader.integer() ?? -1)) }
+      if !reader.nextKey(is: "reps") { seen.append("no") }
+      if let key = reader.nextKey() {
+        seen.append(String(decoding: key.bytes, as: UTF8.self))
+        seen.append(String(reader.integer() ?? -1))
+      }
+      if reader.nextKey(is: "weight") {
+        seen.append(reader.scalar()?.isNull == true ? "null" : "?")
+      }
+      if !reader.nextKey(is: "weight") { seen.append("no") }
+      if reader.nextKey() == nil, reader.isComplete { seen.append("end") }
+      return seen
+    }
+    #expect(read == ["no", "no", "a", "no", "5", "no", "repsX", "6", "null", "no", "end"])
+    let empty = try JSONPayload(checking: Array("{}".utf8)).withWrittenObject { reader in
+      let matched = reader.nextKey(is: "logID")
+      return !matched && reader.nextKey() == nil && reader.isComplete
+    }
+    #expect(empty == true)
+  }
+
   /// A string read with a known string is that very string when the text is the same (long
   /// or short, so stored or inline), and a string of its own otherwise.
   @Test(arguments: [
