@@ -98,23 +98,45 @@ public struct ULID: Sendable, Hashable, Comparable, CustomStringConvertible,
 
   /// Writes the 26 characters of the id into the first 26 bytes of `characters`.
   ///
-  /// Character `i` is bits `5 * (25 - i)` and up of the 128: the last twelve come from
-  /// `low` alone, the first thirteen from `high` alone, and the one between from both, so
-  /// that no character waits for the 128-bit number to be shifted along.
+  /// Character `i` is bits `5 * (25 - i)` and up of the 128, written in pairs from a table:
+  /// the last six pairs come from `low` alone, the first six from `high` alone, and the one
+  /// between from both, so that no pair waits for the 128-bit number to be shifted along.
   private func writeText(into characters: UnsafeMutableBufferPointer<UInt8>) {
     precondition(characters.count >= 26, "a ULID takes 26 characters")
     guard let out = characters.baseAddress else { return }
     let (high, low) = (high, low)
-    ULID.alphabet.withUnsafeBufferPointer { alphabet in
-      guard let digits = alphabet.baseAddress else { return }
-      for k in 0..<12 {
-        out[25 - k] = digits[Int(truncatingIfNeeded: low >> UInt64(5 * k)) & 0x1F]
+    // Two characters at a time, from ten bits: characters 2j and 2j + 1 hold bits
+    // 5 * (24 - 2j) and up; the pair at bit 60 takes four bits from `low` and six from
+    // `high`, and the first pair's top bits are past the 128 (zero).
+    ULID.pairs.withUnsafeBufferPointer { pairs in
+      func write(_ bits: UInt64, at offset: Int) {
+        let pair = pairs[Int(truncatingIfNeeded: bits) & 0x3FF]
+        UnsafeMutableRawPointer(out).storeBytes(
+          of: pair.littleEndian,
+          toByteOffset: offset,
+          as: UInt16.self
+        )
       }
-      out[13] = digits[Int(truncatingIfNeeded: low >> 60 | high << 4) & 0x1F]
-      for k in 0..<13 {
-        out[12 - k] = digits[Int(truncatingIfNeeded: high >> UInt64(1 + 5 * k)) & 0x1F]
-      }
+      write(high >> 56, at: 0)
+      write(high >> 46, at: 2)
+      write(high >> 36, at: 4)
+      write(high >> 26, at: 6)
+      write(high >> 16, at: 8)
+      write(high >> 6, at: 10)
+      write(low >> 60 | high << 4, at: 12)
+      write(low >> 50, at: 14)
+      write(low >> 40, at: 16)
+      write(low >> 30, at: 18)
+      write(low >> 20, at: 20)
+      write(low >> 10, at: 22)
+      write(low, at: 24)
     }
+  }
+
+  /// The two characters of each ten-bit value, the first in the low byte: ``writeText(into:)``
+  /// writes a ULID thirteen pairs at a time rather than a character at a time.
+  private static let pairs: [UInt16] = (0..<1024).map { value in
+    UInt16(alphabet[value >> 5]) | UInt16(alphabet[value & 0x1F]) << 8
   }
 
   public static func < (lhs: ULID, rhs: ULID) -> Bool {
