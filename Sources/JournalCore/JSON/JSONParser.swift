@@ -330,23 +330,10 @@ struct JSONParser {
   }
 
   /// Moves past the string at the index when its content is exactly `text`'s bytes; else
-  /// stays.
-  ///
-  /// `text` must hold no quote, backslash or control character (a string
-  /// ``parsePlainString()`` read earlier): then the first quote after the opening one is
-  /// right after the bytes, and the string is what ``parsePlainString()`` would give, without
-  /// scanning for its end.
+  /// stays (``stringEnd(spelling:in:at:)``).
   @inline(__always)
   mutating func skipString(spelling text: String) -> Bool {
-    let count = text.utf8.count
-    let end = index + 1 + count
-    guard end < bytes.count, bytes[index] == UInt8(ascii: "\""), bytes[end] == UInt8(ascii: "\""),
-      let base = bytes.baseAddress
-    else { return false }
-    let same = text.utf8.withContiguousStorageIfAvailable { spelled in
-      spelled.baseAddress.map { memcmp(base + index + 1, $0, count) == 0 } ?? (count == 0)
-    }
-    guard same == true else { return false }
+    guard let end = stringEnd(spelling: text, in: bytes, at: index) else { return false }
     index = end + 1
     return true
   }
@@ -566,6 +553,27 @@ private func isDigit(_ byte: UInt8) -> Bool {
 
 /// Whether the `count` bytes at `a` and `b` are equal.
 ///
+/// Where the JSON string whose opening quote is at `quote` in `bytes` closes, when its
+/// content is exactly `text`'s bytes; nil otherwise.
+///
+/// `text` must hold no quote, backslash or control character (a string
+/// ``JSONParser/parsePlainString()`` read earlier): then the first quote after the opening
+/// one is right after the bytes, and the string is what ``JSONParser/parsePlainString()``
+/// would give, found by its length without scanning for its end.
+@inline(__always)
+func stringEnd(spelling text: String, in bytes: UnsafeRawBufferPointer, at quote: Int) -> Int? {
+  let count = text.utf8.count
+  let end = quote + 1 + count
+  guard quote >= 0, end < bytes.count, let base = bytes.baseAddress,
+    base.load(fromByteOffset: quote, as: UInt8.self) == UInt8(ascii: "\""),
+    base.load(fromByteOffset: end, as: UInt8.self) == UInt8(ascii: "\"")
+  else { return nil }
+  let same = text.utf8.withContiguousStorageIfAvailable { spelled in
+    spelled.baseAddress.map { memcmp(base + quote + 1, $0, count) == 0 } ?? (count == 0)
+  }
+  return same == true ? end : nil
+}
+
 /// Keys and the envelope's literals are short: 4 to 16 bytes compare as two overlapping
 /// words, without a call.
 @inlinable @inline(__always)

@@ -48,45 +48,50 @@ public struct RecentStrings: Sendable {
     return string
   }
 
-  /// The kept string whose bytes start at `start` in `text` and are followed by a quote,
-  /// with the quote's offset; nil when there is none.
+  /// The kept string that the JSON string whose opening quote is at `quote` in `text`
+  /// spells, with the offset of its closing quote; nil when there is none.
   ///
-  /// Found by its length, without scanning for the closing quote: a JSON string whose
-  /// content is a kept string's bytes is that string (kept strings hold no quote, backslash
-  /// or control character). The string handed out last is tried first.
+  /// Found by its length, without scanning for the closing quote
+  /// (``stringEnd(spelling:in:at:)``), each candidate's fingerprint compared first. The
+  /// string handed out last is tried first.
   public mutating func string(
     in text: UnsafeRawBufferPointer,
-    at start: Int
-  ) -> (string: String, quote: Int)? {
-    guard let base = text.baseAddress, kept.elements.indices.contains(lastFound) else {
-      return nil
-    }
-    guard start >= 0 else { return nil }
+    quote: Int
+  ) -> (string: String, end: Int)? {
+    guard let base = text.baseAddress, quote >= 0, kept.elements.indices.contains(lastFound)
+    else { return nil }
     // The fingerprint of the bytes for the length last tried: kept strings mostly have one
     // length (log ids).
-    var (length, fingerprint) = (-1, UInt64(0))
-    func matches(_ candidate: Kept) -> Int? {
-      let quote = start &+ candidate.count
-      guard quote < text.count, text[quote] == UInt8(ascii: "\"") else { return nil }
-      if candidate.count != length {
-        length = candidate.count
-        fingerprint = Self.fingerprint(base + start, count: length)
-      }
-      guard fingerprint == candidate.fingerprint, Self.equal(candidate, base + start) else {
-        return nil
-      }
-      return quote
-    }
-    if let quote = matches(kept.elements[lastFound]) {
-      return (kept.elements[lastFound].string, quote)
+    var tried = (length: -1, fingerprint: UInt64(0))
+    if let end = Self.end(of: kept.elements[lastFound], in: text, base, quote, &tried) {
+      return (kept.elements[lastFound].string, end)
     }
     for index in kept.elements.indices where index != lastFound {
-      if let quote = matches(kept.elements[index]) {
+      if let end = Self.end(of: kept.elements[index], in: text, base, quote, &tried) {
         lastFound = index
-        return (kept.elements[index].string, quote)
+        return (kept.elements[index].string, end)
       }
     }
     return nil
+  }
+
+  /// Where the JSON string at `quote` closes when it spells `candidate`, its fingerprint
+  /// compared first (`tried` keeps the fingerprint of the bytes for the last length).
+  @inline(__always)
+  private static func end(
+    of candidate: Kept,
+    in text: UnsafeRawBufferPointer,
+    _ base: UnsafeRawPointer,
+    _ quote: Int,
+    _ tried: inout (length: Int, fingerprint: UInt64)
+  ) -> Int? {
+    // Inside the text, so that the fingerprint's words can be read.
+    guard quote + 1 + candidate.count < text.count else { return nil }
+    if candidate.count != tried.length {
+      tried = (candidate.count, fingerprint(base + quote + 1, count: candidate.count))
+    }
+    guard tried.fingerprint == candidate.fingerprint else { return nil }
+    return stringEnd(spelling: candidate.string, in: text, at: quote)
   }
 
   /// The fingerprint of `count` (more than 15) bytes at `base`.

@@ -124,17 +124,11 @@ public struct WrittenObjectReader {
   /// The value as a string written without escapes: `known` itself when it has the same
   /// text (a second member that repeats the first shares its storage); nil for anything
   /// else.
+  ///
+  /// `known` must be a string such a reader read (no quote, escape or control character).
   public mutating func string(reusing known: String?) -> String? {
-    guard let content = parser.parsePlainString() else { return nil }
-    let bytes = UnsafeRawBufferPointer(rebasing: parser.bytes[content])
-    if let known, known.utf8.count == bytes.count {
-      let same = known.utf8.withContiguousStorageIfAvailable { text in
-        guard let base = text.baseAddress, let other = bytes.baseAddress else { return true }
-        return bytesEqual(base, other, count: bytes.count)
-      }
-      if same == true { return known }
-    }
-    return String(decoding: bytes, as: UTF8.self)
+    if let known, parser.skipString(spelling: known) { return known }
+    return string()
   }
 
   /// The value as a string written without escapes, sharing the storage of the same string
@@ -144,10 +138,8 @@ public struct WrittenObjectReader {
   /// `new` says that the string is most likely not one of them (a log id a workout's start
   /// introduces), so that it is read first and looked for once.
   public mutating func string(sharing recent: inout RecentStrings, new: Bool = false) -> String? {
-    if !new, parser.peek() == UInt8(ascii: "\""),
-      let (string, quote) = recent.string(in: parser.bytes, at: parser.index + 1)
-    {
-      parser.index = quote + 1
+    if !new, let (string, end) = recent.string(in: parser.bytes, quote: parser.index) {
+      parser.index = end + 1
       return string
     }
     guard let content = parser.parsePlainString() else { return nil }

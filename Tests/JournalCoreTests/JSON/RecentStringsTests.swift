@@ -33,13 +33,13 @@ import Testing
     let other = "00AH2JBTZGE5B23WDH0T2BE1TC"
     let kept = Self.read(id, &recent)
     let keptOther = Self.read(other, &recent)
-    func find(_ text: String, at start: Int = 1) -> (String, Int)? {
-      Array(text.utf8).withUnsafeBytes { recent.string(in: $0, at: start) }
+    func find(_ text: String, at quote: Int = 0) -> (String, Int)? {
+      Array(text.utf8).withUnsafeBytes { recent.string(in: $0, quote: quote) }
     }
     let found = find(#""\#(id)","reps":5"#)
     #expect(found?.0 == id && found?.1 == 27)
     #expect(found.map { Self.storage($0.0) == Self.storage(kept) } == true)
-    let foundOther = find(#"{"logID":"\#(other)"}"#, at: 10)
+    let foundOther = find(#"{"logID":"\#(other)"}"#, at: 9)
     #expect(foundOther?.0 == other && foundOther?.1 == 36)
     #expect(foundOther.map { Self.storage($0.0) == Self.storage(keptOther) } == true)
     #expect(find(#""\#(id)X""#) == nil)
@@ -48,7 +48,7 @@ import Testing
     #expect(find(#""00AH2JBTZGE5B23WDH0T2BE1T""#) == nil)
     #expect(find("", at: 0) == nil)
     var empty = RecentStrings()
-    #expect(empty.string(in: UnsafeRawBufferPointer(start: nil, count: 0), at: 0) == nil)
+    #expect(empty.string(in: UnsafeRawBufferPointer(start: nil, count: 0), quote: 0) == nil)
   }
 
   /// Seeded: strings of many lengths, some repeated soon, some after more than the strings
@@ -74,8 +74,8 @@ import Testing
         )
       }
       let quoted = Array("\"\(text)\",".utf8)
-      if let found = quoted.withUnsafeBytes({ recent.string(in: $0, at: 1) }) {
-        #expect(found.string == text && found.quote == quoted.count - 2)
+      if let found = quoted.withUnsafeBytes({ recent.string(in: $0, quote: 0) }) {
+        #expect(found.string == text && found.end == quoted.count - 2)
       }
       #expect(Self.read(text, &recent) == text)
       seen.append(text)
