@@ -147,15 +147,12 @@ extension PayloadEvent {
       // matched where they are expected, without reading each key and trying it against
       // every member's name; the loop reads whatever else there is, the end included.
       if reader.nextKey(is: "logID") {
-        guard let logID = reader.string(sharing: &strings) else { return nil }
-        fields.logID = logID
+        guard fields.readLogID(&reader, &strings) else { return nil }
         if reader.nextKey(is: "reps") {
-          guard let reps = reader.int() else { return nil }
-          fields.reps = reps
+          guard fields.readReps(&reader) else { return nil }
         }
         if reader.nextKey(is: "weight") {
-          guard let weight = reader.optionalWeight() else { return nil }
-          fields.weight = weight
+          guard fields.readWeight(&reader) else { return nil }
         }
       }
       while let key = reader.nextKey() {
@@ -208,14 +205,31 @@ extension PayloadEvent {
       from reader: inout WrittenObjectReader,
       _ strings: inout RecentStrings
     ) -> Bool {
-      if key == "logID" { return once(&logID, reader.string(sharing: &strings)) }
-      if key == "reps" { return once(&reps, reader.int()) }
-      if key == "weight" { return once(&weight, reader.optionalWeight()) }
+      if key == "logID" { return readLogID(&reader, &strings) }
+      if key == "reps" { return readReps(&reader) }
+      if key == "weight" { return readWeight(&reader) }
       if key == "seconds" { return once(&seconds, reader.int()) }
       if key == "set" { return once(&set, reader.string()) }
       if key == "events" { return once(&events, reader.strings()) }
       if key == "reason" { return once(&reason, reader.string()) }
       return false
+    }
+
+    /// Reads `logID`, `reps` or `weight`, the members the writer puts first: by key in
+    /// ``read(_:from:_:)``, or where they are expected (`WrittenObjectReader.nextKey(is:)`).
+    mutating func readLogID(
+      _ reader: inout WrittenObjectReader,
+      _ strings: inout RecentStrings
+    ) -> Bool {
+      once(&logID, reader.string(sharing: &strings))
+    }
+
+    mutating func readReps(_ reader: inout WrittenObjectReader) -> Bool {
+      once(&reps, reader.int())
+    }
+
+    mutating func readWeight(_ reader: inout WrittenObjectReader) -> Bool {
+      once(&weight, reader.optionalWeight())
     }
 
     /// The event of `shape` from the members read; nil when one it needs is missing.
