@@ -81,7 +81,7 @@ enum Points {
   static func parse(_ text: String, in journal: Journal, now: Date) throws -> Replayer.Point {
     let upper = text.uppercased()
     if upper.count >= 4, upper.allSatisfy({ $0.isLetter || $0.isNumber }) {
-      let matches = journal.history.filter { $0.id.hasPrefix(upper) }
+      let matches = journal.history.filter { $0.eventID.textHasPrefix(upper) }
       let stored = Set(matches.map(\.storedID))
       if stored.count == 1, let first = matches.last { return .event(first.id) }
       if stored.count > 1 {

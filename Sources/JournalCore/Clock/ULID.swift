@@ -44,7 +44,7 @@ public struct ULID: Sendable, Hashable, Comparable, CustomStringConvertible,
   }
 
   /// Parses the canonical form from ASCII bytes.
-  init?(utf8 description: UnsafeRawBufferPointer) {
+  public init?(utf8 description: UnsafeRawBufferPointer) {
     guard description.count == 26, let text = description.baseAddress else { return nil }
     // A byte outside the alphabet sets a bit above the five of a digit in `invalid`.
     var invalid: UInt8 = 0
@@ -96,12 +96,13 @@ public struct ULID: Sendable, Hashable, Comparable, CustomStringConvertible,
     output.appendBytes(count: 26) { writeText(into: $0) }
   }
 
-  /// Writes the 26 characters of the id into the first 26 bytes of `characters`.
+  /// Writes the 26 characters of ``description`` into the first 26 bytes of `characters`,
+  /// without making a string.
   ///
   /// Character `i` is bits `5 * (25 - i)` and up of the 128, written in pairs from a table:
   /// the last six pairs come from `low` alone, the first six from `high` alone, and the one
   /// between from both, so that no pair waits for the 128-bit number to be shifted along.
-  private func writeText(into characters: UnsafeMutableBufferPointer<UInt8>) {
+  public func writeText(into characters: UnsafeMutableBufferPointer<UInt8>) {
     precondition(characters.count >= 26, "a ULID takes 26 characters")
     guard let out = characters.baseAddress else { return }
     let (high, low) = (high, low)

@@ -3,13 +3,8 @@ import JournalCore
 
 /// An event ready to be folded: where it came from, when, and what it says.
 public struct FoldEvent: Sendable, Hashable {
-  /// The event id (a ULID).
-  public var id: String {
-    didSet {
-      hasPart = id.utf8.contains(UInt8(ascii: "#"))
-      storedIDTail = Self.storedIDTail(of: id, hasPart: hasPart)
-    }
-  }
+  /// The event id, held as a value (``EventID``): its text is ``id``.
+  public var eventID: EventID
   public var device: String
   public var sequence: UInt64
   /// The hybrid clock: wall milliseconds and the logical counter (``counter``).
@@ -23,16 +18,19 @@ public struct FoldEvent: Sendable, Hashable {
   /// command appended several: undo cancels them together.
   public var action: String?
   public var event: JournalEvent
-  // The two small members come after `event`, in the bytes its enum leaves at its end:
-  // declared anywhere else they would take a word of their own (176 bytes, not 168).
-  /// Whether ``id`` names a part (`<id>#2`…) rather than the stored event itself, kept
-  /// instead of a second copy of the id.
-  private var hasPart: Bool
+  // The small members come after `event`, in the bytes its enum leaves at its end: declared
+  // anywhere else they would take a word of their own.
   /// The last byte of ``streamID`` (0 when it is empty), kept so that a fold in parts picks
   /// a workout's part without reading the id's storage (``Replayer/Fold``).
   private(set) var streamTail: UInt8
   /// The hybrid clock's logical counter.
   public var counter: UInt32
+
+  /// The event id's text (a ULID, or `<ULID>#<part>` for a part of an upcast event).
+  public var id: String {
+    get { eventID.description }
+    set { eventID = EventID(newValue) }
+  }
 
   /// When the event was recorded, from its clock.
   public var recordedAt: Date { Date(milliseconds: milliseconds) }
@@ -41,51 +39,10 @@ public struct FoldEvent: Sendable, Hashable {
   public var actionID: String { action ?? id }
 
   /// The id of the stored event this one came from (upcasting may split one stored event into
-  /// several, numbered `<id>#2`, `<id>#3`…).
+  /// several, numbered `<id>#2`, `<id>#3`…), as text.
   ///
   /// Reverts name stored ids, so they cancel every part.
-  ///
-  /// The event's own id unless it names a part: the fold asks for it for every event, and
-  /// nearly every event is its own stored event.
-  public var storedID: String { hasPart ? Self.storedID(of: id) : id }
-
-  static func storedID(of id: String) -> String { id.split(atASCII: "#")?.before ?? id }
-
-  /// The last (up to) eight bytes of ``storedID``, the first in the highest byte (for a ULID's
-  /// text, its ``ULID/lastEightCharacters``): what the fold's filter of cancelled events
-  /// reads for every event.
-  ///
-  /// Kept rather than read from the id when asked: by the time a long history is folded,
-  /// the id's text is cold, and reading it was a cache miss an event (about 8 % of the fold's
-  /// samples at 1M events).
-  private(set) var storedIDTail: UInt64
-
-  /// ``storedIDTail`` of an event whose id is `id`, read from the id's bytes (asking for the
-  /// stored id would hand back a string, a retain and a release).
-  static func storedIDTail(of id: String, hasPart: Bool) -> UInt64 {
-    let tail = id.utf8.withContiguousStorageIfAvailable { bytes -> UInt64? in
-      guard hasPart else { return Self.tail(of: bytes[...]) }
-      // A part's stored id ends at the first `#`: its first byte when the text is ASCII (a
-      // `#` with a combining mark is not one, which ``storedID`` finds by characters).
-      guard bytes.isASCII, let mark = bytes.firstIndex(of: UInt8(ascii: "#")) else { return nil }
-      return Self.tail(of: bytes[..<mark])
-    }
-    return (tail ?? nil) ?? Self.tail(of: hasPart ? Self.storedID(of: id) : id)
-  }
-
-  /// The last (up to) eight bytes of `id`, the first in the highest byte: read in place, as
-  /// ``lastByte(of:)`` reads its byte, else from a contiguous copy.
-  static func tail(of id: String) -> UInt64 {
-    if let tail = id.utf8.withContiguousStorageIfAvailable({ tail(of: $0[...]) }) { return tail }
-    var copy = id
-    return copy.withUTF8 { tail(of: $0[...]) }
-  }
-
-  private static func tail(of bytes: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64 {
-    var word: UInt64 = 0
-    for byte in bytes.suffix(8) { word = word << 8 | UInt64(byte) }
-    return word
-  }
+  public var storedID: String { eventID.stored.description }
 
   /// The id after the stream's prefix: `workout:01J…` → `01J…`.
   ///
@@ -142,8 +99,7 @@ extension FoldEvent {
     event: JournalEvent
   ) {
     self.init(
-      id: id,
-      storedID: Self.storedID(of: id),
+      eventID: EventID(id),
       streamID: Self.streamID(of: stream),
       device: device,
       sequence: sequence,
@@ -156,11 +112,10 @@ extension FoldEvent {
     )
   }
 
-  /// An event whose stored id and stream id the caller has already derived from `id` and
-  /// `stream` (``storedID(of:)``, ``streamID(of:)``).
+  /// An event whose stream id the caller has already derived from `stream`
+  /// (``streamID(of:)``).
   init(
-    id: String,
-    storedID: String,
+    eventID: EventID,
     streamID: String,
     device: String,
     sequence: UInt64,
@@ -171,9 +126,8 @@ extension FoldEvent {
     action: String?,
     event: JournalEvent
   ) {
-    let hasPart = storedID.utf8.count != id.utf8.count
     self.init(
-      id: id,
+      eventID: eventID,
       device: device,
       sequence: sequence,
       milliseconds: milliseconds,
@@ -181,10 +135,8 @@ extension FoldEvent {
       at: at ?? Date(milliseconds: milliseconds),
       action: action,
       event: event,
-      hasPart: hasPart,
       streamTail: Self.lastByte(of: streamID),
       counter: counter,
-      storedIDTail: Self.storedIDTail(of: id, hasPart: hasPart),
       streamID: streamID
     )
   }

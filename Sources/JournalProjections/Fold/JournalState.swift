@@ -13,18 +13,42 @@ public struct EntryProvenance: Sendable, Hashable {
   }
 
   public var kind: Kind
-  /// How `set.adjusted` names this set: the id of the event that recorded it, or `<completing event
-  /// id>/<n>` for the n-th set filled in by one completion.
-  ///
-  /// Both survive undo and merges because they are made of event ids.
-  public var key: String
   /// The event that recorded the set, or that completed the log for a filled one.
-  public var eventID: String
+  public var event: EventID
+  /// For a set filled in by a completion, its number among the sets that completion filled
+  /// (from 1); 0 for a set recorded by its own event.
+  public var filled: Int
   public var device: String
   /// What was first recorded, before any adjustment.
   public var original: SetEntry
   /// The adjustments, oldest first.
   public var adjustments: [String]
+
+  public init(
+    kind: Kind,
+    event: EventID,
+    filled: Int = 0,
+    device: String,
+    original: SetEntry,
+    adjustments: [String] = []
+  ) {
+    self.kind = kind
+    self.event = event
+    self.filled = filled
+    self.device = device
+    self.original = original
+    self.adjustments = adjustments
+  }
+
+  /// The text of ``event``.
+  public var eventID: String { event.description }
+
+  /// How `set.adjusted` names this set: the id of the event that recorded it, or `<completing event
+  /// id>/<n>` for the n-th set filled in by one completion.
+  ///
+  /// Both survive undo and merges because they are made of event ids. Made when asked: the
+  /// fold records a source for every set and reads the key only to find an adjusted one.
+  public var key: String { filled == 0 ? eventID : "\(eventID)/\(filled)" }
 }
 
 /// A split and what the fold knows about it beyond its document.

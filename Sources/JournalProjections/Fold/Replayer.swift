@@ -20,7 +20,8 @@ public enum Replayer {
     case nil:
       return history[...]
     case .event(let id):
-      guard let index = history.firstIndex(where: { $0.id == id }) else { return history[...] }
+      let id = EventID(id)
+      guard let index = history.firstIndex(where: { $0.eventID == id }) else { return history[...] }
       return history[...index]
     case .time(let date):
       let limit = date.milliseconds
@@ -66,12 +67,12 @@ public enum Replayer {
     let before = walk(reverts)
     let after = walk(reverts + [(revert.storedID, named.eventIDs, revert.id)])
     // An event cancelled before and after, whichever revert cancels it, folds alike.
-    var changed = Set(before.keys.filter { after[$0] == nil })
-    changed.formUnion(after.keys.filter { before[$0] == nil })
+    var changed = Set(before.keys.filter { after[$0] == nil }.map(EventID.init))
+    changed.formUnion(after.keys.filter { before[$0] == nil }.map(EventID.init))
     guard !changed.isEmpty else { return [] }
     var workouts: Set<String> = []
     var splits = false
-    for index in history.indices where changed.contains(history[index].storedID) {
+    for index in history.indices where changed.contains(history[index].eventID.stored) {
       switch history[index].event.foldTarget {
       case .splits: splits = true
       case .workout: workouts.insert(history[index].streamID)
@@ -132,9 +133,12 @@ public enum Replayer {
     public var count: Int { ids.count }
 
     /// Whether the event stored as `storedID` is cancelled.
-    public func contains(_ storedID: String) -> Bool {
-      guard !ids.isEmpty, let id = ULID(storedID) else { return false }
-      return ids[id] != nil
+    public func contains(_ storedID: String) -> Bool { contains(EventID(storedID)) }
+
+    /// Whether the stored event `id` came from (``EventID/stored``) is cancelled.
+    public func contains(_ id: EventID) -> Bool {
+      guard !ids.isEmpty, let ulid = id.stored.ulid else { return false }
+      return ids[ulid] != nil
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -155,7 +159,7 @@ public enum Replayer {
     /// spelled otherwise names no stored event, and is left out.
     public init?(_ event: FoldEvent) {
       // Only the canonical spelling parses.
-      guard case .eventsReverted(let revert) = event.event, let id = ULID(event.storedID)
+      guard case .eventsReverted(let revert) = event.event, let id = event.eventID.stored.ulid
       else { return nil }
       self.id = id
       eventIDs = revert.eventIDs.compactMap(ULID.init)
@@ -165,7 +169,7 @@ public enum Replayer {
     /// canonical spelling: then cancelling by ULID cancels what cancelling by text does.
     init?(exactly event: UnsafePointer<FoldEvent>) {
       guard case .eventsReverted(let revert) = event.pointee.event,
-        let id = ULID(event.pointee.storedID)
+        let id = event.pointee.eventID.stored.ulid
       else { return nil }
       self.id = id
       eventIDs = []
@@ -267,7 +271,7 @@ public enum Replayer {
     public init(cancelled: CancelledEvents, startingFrom initial: JournalState = JournalState()) {
       state = initial
       self.cancelled = .byULID(cancelled)
-      filter = CancelledFilter(tails: cancelled.ids.keys.lazy.map(\.lastEightCharacters))
+      filter = CancelledFilter(keys: cancelled.ids.keys.lazy.map { EventID($0).storedKey })
     }
 
     /// Folds `event` unless a revert in effect cancelled it; returns whether it was folded.
@@ -286,7 +290,7 @@ public enum Replayer {
     /// The one body of ``apply(_:)`` and ``apply(inPlace:)``.
     @inline(__always)
     private mutating func fold(_ event: FoldEvent) -> Bool {
-      guard filter.mightContain(tail: event.storedIDTail) else {
+      guard filter.mightContain(key: event.eventID.storedKey) else {
         state.apply(event)
         return true
       }
@@ -294,7 +298,7 @@ public enum Replayer {
       case .byID(let ids):
         if !ids.isEmpty, ids[event.storedID] != nil { return false }
       case .byULID(let ids):
-        if ids.contains(event.storedID) { return false }
+        if ids.contains(event.eventID) { return false }
       }
       state.apply(event)
       return true
@@ -304,8 +308,8 @@ public enum Replayer {
 
 /// A one-hash Bloom filter over the stored ids of cancelled events.
 ///
-/// Most events are not cancelled; an event whose id's bit is clear is told so from the last
-/// eight bytes of its id (a ULID's random part), without hashing the whole id as a `String`.
+/// Most events are not cancelled; an event whose id's bit is clear is told so from its
+/// ``EventID/storedKey`` (a ULID's random low bits), without hashing or making the id's text.
 /// A set bit only means "look it up": the answer always comes from the exact set.
 private struct CancelledFilter: Sendable {
   /// At least 16 bits per id, so that about one event in 16 is looked up in vain.
@@ -314,33 +318,34 @@ private struct CancelledFilter: Sendable {
   /// No id at all: a history without reverts pays nothing per event.
   private let isEmpty: Bool
 
+  /// A filter over the stored ids spelled `ids`.
   init(_ ids: some Collection<String>) {
-    self.init(tails: ids.lazy.map { FoldEvent.tail(of: $0) })
+    self.init(keys: ids.lazy.map { EventID($0).storedKey })
   }
 
-  /// A filter over the ids whose tails (``tail(of:)``) are `tails`.
-  init(tails: some Collection<UInt64>) {
-    isEmpty = tails.isEmpty
+  /// A filter over the ids whose keys (``EventID/storedKey``) are `keys`.
+  init(keys: some Collection<UInt64>) {
+    isEmpty = keys.isEmpty
     var bits = 64
-    while bits < tails.count * 16 { bits *= 2 }
+    while bits < keys.count * 16 { bits *= 2 }
     words = [UInt64](repeating: 0, count: bits / 64)
     shift = UInt64(64 - bits.trailingZeroBitCount)
-    for tail in tails {
-      let bit = Self.bit(ofTail: tail, shift: shift)
+    for key in keys {
+      let bit = Self.bit(ofKey: key, shift: shift)
       words[bit >> 6] |= 1 << UInt64(bit & 63)
     }
   }
 
-  /// False only when the id whose tail (``FoldEvent/tail(of:)``) is `tail` is certainly not
-  /// among the ids.
-  func mightContain(tail: UInt64) -> Bool {
+  /// False only when the id whose key (``EventID/storedKey``) is `key` is certainly not among
+  /// the ids.
+  func mightContain(key: UInt64) -> Bool {
     guard !isEmpty else { return false }
-    let bit = Self.bit(ofTail: tail, shift: shift)
+    let bit = Self.bit(ofKey: key, shift: shift)
     return words[bit >> 6] & (1 << UInt64(bit & 63)) != 0
   }
 
-  /// The bit of an id whose tail is `tail`, mixed by a multiplication.
-  private static func bit(ofTail tail: UInt64, shift: UInt64) -> Int {
-    Int(truncatingIfNeeded: (tail &* 0x9E37_79B9_7F4A_7C15) >> shift)
+  /// The bit of an id whose key is `key`, mixed by a multiplication.
+  private static func bit(ofKey key: UInt64, shift: UInt64) -> Int {
+    Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
   }
 }

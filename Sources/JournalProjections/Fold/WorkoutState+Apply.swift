@@ -103,11 +103,9 @@ extension WorkoutState {
       sources.append(
         EntryProvenance(
           kind: set.actuals == nil ? .cursorOnly : .recorded,
-          key: e.id,
-          eventID: e.id,
+          event: e.eventID,
           device: e.device,
-          original: entry,
-          adjustments: []
+          original: entry
         )
       )
     case .setAdjusted(let adjustment):
@@ -132,11 +130,10 @@ extension WorkoutState {
         sources.append(
           EntryProvenance(
             kind: .filledFromPlan,
-            key: "\(e.id)/\(offset + 1)",
-            eventID: e.id,
+            event: e.eventID,
+            filled: offset + 1,
             device: e.device,
-            original: entry,
-            adjustments: []
+            original: entry
           )
         )
       }

@@ -45,9 +45,11 @@ extension Journal {
     }
     var actions: [String] = []
     var events: [String: [FoldEvent]] = [:]
-    for e in history.reversed() where cancelled[e.storedID] == nil && e.device == device {
+    // The id's text, made to look it up, last.
+    for e in history.reversed() where e.device == device {
       if case .eventsReverted(let revert) = e.event, revert.reason == RevertReason.undo { continue }
       if let stream, e.stream != stream { continue }
+      if cancelled[e.storedID] != nil { continue }
       if events[e.actionID] == nil {
         if actions.count == count { break }
         actions.append(e.actionID)
@@ -71,8 +73,8 @@ extension Journal {
     let cancelled = Replayer.cancelledEvents(in: history)
     guard
       let undo = history.last(where: { e in
-        guard cancelled[e.storedID] == nil, e.device == device,
-          case .eventsReverted(let revert) = e.event
+        guard e.device == device, case .eventsReverted(let revert) = e.event,
+          cancelled[e.storedID] == nil
         else { return false }
         return revert.reason == RevertReason.undo
       })
@@ -86,7 +88,7 @@ extension Journal {
   /// - Throws: ``CommandError`` when the point is unknown or nothing follows it.
   @discardableResult
   public func rewind(to point: Replayer.Point, device: String, now: Date) throws -> Reversal {
-    if case .event(let id) = point, !history.contains(where: { $0.id == id }) {
+    if case .event(let id) = point, !history.contains(where: { $0.eventID == EventID(id) }) {
       throw CommandError("unknown event '\(id)'")
     }
     // Every event after the point, even one already cancelled: an undo after

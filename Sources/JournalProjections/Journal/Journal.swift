@@ -180,12 +180,11 @@ public final class Journal: @unchecked Sendable {
   ) throws(PayloadError) -> FoldEvent {
     try foldEvent(
       record,
-      storedID: FoldEvent.storedID(of: record.id),
+      id: EventID(record.id),
       cache: &cache,
       type: record.type,
       payload: record.storedPayload,
-      version: record.version,
-      part: 0
+      version: record.version
     )
   }
 
@@ -294,19 +293,18 @@ public final class Journal: @unchecked Sendable {
     } catch {
       return DecodeFailure(reason: error.reason)
     }
-    let storedID = FoldEvent.storedID(of: record.id)
+    let id = EventID(record.id)
     let count = events.count
     for (part, item) in lifted.enumerated() {
       do {
         events.append(
           try foldEvent(
             record,
-            storedID: storedID,
+            id: part == 0 ? id : id.part(part + 1),
             cache: &cache,
             type: item.type,
             payload: JSONPayload(item.payload),
-            version: nil,
-            part: part
+            version: nil
           )
         )
       } catch {
@@ -317,30 +315,27 @@ public final class Journal: @unchecked Sendable {
     return nil
   }
 
-  /// Part `part` (0 for the first) of a stored event, decoded from its current-version
-  /// `payload`.
+  /// The event `id` (the stored event's or one of its parts') of a stored event, decoded from
+  /// its current-version `payload`.
   private static func foldEvent(
     _ record: StoredEvent,
-    storedID: String,
+    id: EventID,
     cache: inout DecodeCache,
     type: String,
     payload: JSONPayload,
-    version: Int?,
-    part: Int
+    version: Int?
   ) throws(PayloadError) -> FoldEvent {
     try foldEvent(
-      id: record.id,
+      id: id,
       device: record.device,
       sequence: record.sequence,
       milliseconds: record.milliseconds,
       counter: record.counter,
       stream: record.stream,
-      storedID: storedID,
       cache: &cache,
       type: type,
       payload: payload,
-      version: version,
-      part: part
+      version: version
     )
   }
 
@@ -354,45 +349,39 @@ public final class Journal: @unchecked Sendable {
     taking record: inout EventRecord,
     cache: inout DecodeCache
   ) throws(PayloadError) -> FoldEvent {
-    // A ULID's text has no `#`: it is its own stored id.
-    let id = record.id.description
     var stream = ""
     swap(&stream, &record.stream)
     return try foldEvent(
-      id: id,
+      id: EventID(record.id),
       device: record.device,
       sequence: record.sequence,
       milliseconds: record.time.milliseconds,
       counter: record.time.counter,
       stream: stream,
-      storedID: id,
       cache: &cache,
       type: record.type,
       payload: record.storedPayload,
-      version: record.version,
-      part: 0
+      version: record.version
     )
   }
 
-  /// Part `part` of the stored event `id`, from its fields: a log's record is decoded without
-  /// making a stored event of it.
+  /// The event `id`, from its fields: a log's record is decoded without making a stored event
+  /// of it.
   ///
   /// `version` is the stored version of a payload read from a record, nil for one an
   /// upcaster made: a payload read unchecked (``DecodeCache/trust``) must be in the writer's
   /// spelling.
   private static func foldEvent(
-    id: String,
+    id: EventID,
     device: String,
     sequence: UInt64,
     milliseconds: Int64,
     counter: UInt32,
     stream: String,
-    storedID: String,
     cache: inout DecodeCache,
     type: String,
     payload: JSONPayload,
-    version: Int?,
-    part: Int
+    version: Int?
   ) throws(PayloadError) -> FoldEvent {
     var decoded = try PayloadEvent.decode(
       type: type,
@@ -402,8 +391,7 @@ public final class Journal: @unchecked Sendable {
       version: version
     )
     return FoldEvent(
-      id: part == 0 ? id : "\(id)#\(part + 1)",
-      storedID: storedID,
+      eventID: id,
       streamID: cache.streamID(of: stream),
       device: device,
       sequence: sequence,

@@ -33,8 +33,11 @@ public struct Audit: Sendable, Hashable {
 
   /// The audit of a state folded from `history` (the same prefix).
   public init(state: JournalState, history: [FoldEvent], filter: AuditFilter = AuditFilter()) {
-    var events: [String: FoldEvent] = [:]
-    for e in history { events[e.id] = e }
+    // The adjustments, the only events a row looks up by id.
+    var events: [EventID: FoldEvent] = [:]
+    for e in history {
+      if case .setAdjusted = e.event { events[e.eventID] = e }
+    }
     var rows: [AuditRow] = []
     for workout in state.liveWorkouts {
       for log in workout.document.logs {
@@ -61,7 +64,7 @@ public struct Audit: Sendable, Hashable {
   static func rows(
     of log: WorkoutLogDocument,
     in workout: WorkoutState,
-    events: [String: FoldEvent]
+    events: [EventID: FoldEvent]
   ) -> [AuditRow] {
     let sources = workout.provenance[log.id] ?? []
     let planned = SetValues(planOf: log)
@@ -91,7 +94,7 @@ public struct Audit: Sendable, Hashable {
           row.provenance = .adjusted
           row.original = SetValues(source.original)
           row.adjustments = source.adjustments.compactMap { id in
-            guard let e = events[id], case .setAdjusted(let adjustment) = e.event else {
+            guard let e = events[EventID(id)], case .setAdjusted(let adjustment) = e.event else {
               return nil
             }
             return AuditRow.Adjustment(
@@ -118,7 +121,8 @@ public struct Audit: Sendable, Hashable {
     guard !cancelled.isEmpty else { return [] }
     var rows: [AuditRow] = []
     for e in history {
-      guard let revert = cancelled[e.storedID], case .setCompleted(let set) = e.event,
+      // The event's type before its id, whose text is made to look it up.
+      guard case .setCompleted(let set) = e.event, let revert = cancelled[e.storedID],
         let workout = state.workouts[e.streamID], workout.deletedAt == nil
       else { continue }
       let log = workout.log(set.logID)

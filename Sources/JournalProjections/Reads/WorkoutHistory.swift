@@ -48,7 +48,8 @@ public enum WorkoutHistory {
     let stream = "workout:\(workoutID)"
     let cancelled = Replayer.cancelledEvents(in: events)
     var names: [String: String] = [:]
-    var included: Set<String> = []
+    // Stored ids, as values: the fold asks about every event of the history.
+    var included: Set<EventID> = []
     for e in events where e.stream == stream {
       switch e.event {
       case .workoutStarted(let started):
@@ -57,14 +58,14 @@ public enum WorkoutHistory {
       default: break
       }
       if let logID, let own = e.event.logID, own != logID { continue }
-      included.insert(e.storedID)
+      included.insert(e.eventID.stored)
     }
-    var folded: [String: (summary: String, anomalies: [String])] = [:]
+    var folded: [EventID: (summary: String, anomalies: [String])] = [:]
     _ = Replayer.fold(history, upTo: point) { e, before, after in
-      guard included.contains(e.storedID) else { return }
+      guard included.contains(e.eventID.stored) else { return }
       let anomalies = after.anomalies.dropFirst(before.anomalies.count).map(\.message)
       let workout = after.workouts[workoutID]
-      folded[e.id] = (summary(e, names: names, workout: workout), Array(anomalies))
+      folded[e.eventID] = (summary(e, names: names, workout: workout), Array(anomalies))
     }
     var entries: [Entry] = []
     for e in events {
@@ -79,8 +80,8 @@ public enum WorkoutHistory {
         mark: .effective,
         anomalies: []
       )
-      if included.contains(e.storedID) {
-        if let (text, anomalies) = folded[e.id] {
+      if included.contains(e.eventID.stored) {
+        if let (text, anomalies) = folded[e.eventID] {
           entry.summary = text
           entry.anomalies = anomalies
         } else {
@@ -89,7 +90,7 @@ public enum WorkoutHistory {
           entry.revertedBy = cancelled[e.storedID]
         }
       } else if case .eventsReverted(let revert) = e.event {
-        let mine = revert.eventIDs.filter(included.contains)
+        let mine = revert.eventIDs.filter { included.contains(EventID($0)) }
         guard !mine.isEmpty else { continue }
         entry.summary =
           "\(revert.reason): cancels \(mine.count) event\(mine.count == 1 ? "" : "s") of this "

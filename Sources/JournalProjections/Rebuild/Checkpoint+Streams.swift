@@ -291,10 +291,25 @@ extension EntryProvenance {
   }
 
   fileprivate init(checkpoint reader: PayloadReader) throws(PayloadError) {
+    let eventID = try reader.string("eventID")
+    let key = try reader.string("key")
+    // The key is made from the event id (``key``): the id itself, or `<id>/<n>`.
+    var filled = 0
+    if key != eventID {
+      guard let number = key.split(separator: "/").last.flatMap({ Int($0) }), number >= 1,
+        "\(eventID)/\(number)" == key
+      else {
+        throw PayloadError(
+          type: reader.type,
+          message: "source key '\(key)' is neither its event id nor '<event id>/<n>'"
+        )
+      }
+      filled = number
+    }
     self.init(
       kind: try reader.raw("kind", as: Kind.self),
-      key: try reader.string("key"),
-      eventID: try reader.string("eventID"),
+      event: EventID(eventID),
+      filled: filled,
       device: try reader.string("device"),
       original: try SetEntry(checkpoint: reader["original"], in: reader),
       adjustments: try reader.strings("adjustments")

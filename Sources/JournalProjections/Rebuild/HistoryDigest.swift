@@ -50,7 +50,7 @@ public struct HistoryDigest: Sendable, Hashable, CustomStringConvertible {
       var a: UInt64 = 0
       var b: UInt64 = 0
       for index in chunk * size..<min(events.count, chunk * size + size) {
-        let (x, y) = Self.term(events[index].id, at: index)
+        let (x, y) = events[index].eventID.withText { Self.term($0, at: index) }
         a &+= x
         b &+= y
       }
@@ -78,7 +78,17 @@ public struct HistoryDigest: Sendable, Hashable, CustomStringConvertible {
 
   /// Adds the next event's id.
   public mutating func append(_ id: String) {
-    let (a, b) = Self.term(id, at: count)
+    var text = id
+    add(text.withUTF8 { Self.term($0, at: count) })
+  }
+
+  /// Adds the next event's id.
+  public mutating func append(_ id: EventID) {
+    add(id.withText { Self.term($0, at: count) })
+  }
+
+  private mutating func add(_ term: (UInt64, UInt64)) {
+    let (a, b) = term
     first &+= a
     second &+= b
     count += 1
@@ -86,7 +96,7 @@ public struct HistoryDigest: Sendable, Hashable, CustomStringConvertible {
 
   /// Adds the next events' ids.
   public mutating func append(contentsOf events: some Sequence<FoldEvent>) {
-    for event in events { append(event.id) }
+    for event in events { append(event.eventID) }
   }
 
   /// The digest of the first `length` events of `history`, the history this
@@ -100,7 +110,7 @@ public struct HistoryDigest: Sendable, Hashable, CustomStringConvertible {
     var result = self
     var index = length
     for event in history.dropFirst(length) {
-      let (a, b) = Self.term(event.id, at: index)
+      let (a, b) = event.eventID.withText { Self.term($0, at: index) }
       result.first &-= a
       result.second &-= b
       index += 1
@@ -119,18 +129,15 @@ public struct HistoryDigest: Sendable, Hashable, CustomStringConvertible {
     return String(repeating: "0", count: 16 - digits.count) + digits
   }
 
-  /// The term of `id` at `index`: two FNV-style passes over the id's bytes
+  /// The term of the id whose text is `text` at `index`: two FNV-style passes over its bytes
   /// with different seeds and multipliers, each finished by MurmurHash3's mixer.
-  private static func term(_ id: String, at index: Int) -> (UInt64, UInt64) {
+  private static func term(_ text: UnsafeBufferPointer<UInt8>, at index: Int) -> (UInt64, UInt64) {
     let a = 0xcbf2_9ce4_8422_2325 ^ Murmur3.mix(UInt64(truncatingIfNeeded: index))
     let b =
       0x6c62_272e_07bb_0142
       ^ Murmur3.mix(UInt64(truncatingIfNeeded: index) &+ 0x9e37_79b9_7f4a_7c15)
-    // The id's bytes in place when it has them (a native string), else copied.
-    let (x, y) =
-      id.utf8.withContiguousStorageIfAvailable { passes($0, a, b) }
-      ?? Array(id.utf8).withUnsafeBufferPointer { passes($0, a, b) }
-    return (Murmur3.mix(x ^ UInt64(id.utf8.count)), Murmur3.mix(y &+ UInt64(id.utf8.count)))
+    let (x, y) = passes(text, a, b)
+    return (Murmur3.mix(x ^ UInt64(text.count)), Murmur3.mix(y &+ UInt64(text.count)))
   }
 
   /// The two FNV-style passes over `bytes`, from seeds `a` and `b`.

@@ -333,13 +333,13 @@ struct RebuildRun {
   mutating func foldFromStart(_ history: StreamedHistory) throws -> Folded {
     var fold = Replayer.Fold(cancelled: history.cancelled)
     var digest = HistoryDigest()
-    var lastID = ""
+    var last: EventID?
     try history.forEachEvent { event in
       fold.apply(event)
-      digest.append(event.id)
-      lastID = event.id
+      digest.append(event.eventID)
+      last = event.eventID
     }
-    return folded(fold.state, count: digest.count, lastID: lastID, digest: digest)
+    return folded(fold.state, count: digest.count, lastID: last?.description ?? "", digest: digest)
   }
 
   /// A full fold's result: every stream to render, and the checkpoint after `count` events.

@@ -201,7 +201,7 @@ extension RebuildRun {
       try history.forEachEvent { event in
         guard kept.count < count else { return }
         kept.append(event)
-        digest.append(event.id)
+        digest.append(event.eventID)
       }
       guard digest.description == rendering.history else { return nil }
       events = kept

@@ -1,4 +1,5 @@
 import Foundation
+import JournalCore
 import Testing
 
 @testable import JournalProjections
@@ -41,13 +42,13 @@ import Testing
     #expect(e.storedID == Self.referenceStoredID(text))
   }
 
-  /// The fold's Bloom filter reads the stored id's last eight bytes from the id in place:
-  /// they must be those of the stored id, for a part (`<id>#2`) too.
-  @Test(arguments: samples) func readsTheStoredIDsTailInPlace(_ text: String) {
+  /// The fold's Bloom filter reads a word of the stored id (``EventID/storedKey``): a part
+  /// (`<id>#2`) has the key of the event it came from.
+  @Test(arguments: samples) func aPartHasItsStoredEventsKey(_ text: String) {
     for id in [text, text + "#2"] {
       let e = Self.event(id: id, stream: "workout:w")
       #expect(
-        e.storedIDTail == FoldEvent.tail(of: Self.referenceStoredID(id)),
+        e.eventID.storedKey == EventID(Self.referenceStoredID(id)).storedKey,
         "\(id.debugDescription)"
       )
     }
@@ -88,20 +89,22 @@ import Testing
   /// A fold event takes at most 176 bytes.
   ///
   /// The history holds one per event, so its size is the history's memory: the stored id
-  /// is derived and the small members sit in the event's tail (it was 192 bytes, then 168
-  /// until the stored id's last eight bytes were kept, which the fold reads for every event).
+  /// is derived and the small members sit in the event's tail (it was 192 bytes, then 168,
+  /// then 176 while the stored id's last eight bytes were kept beside the id's text, which
+  /// took 64 more bytes on the heap). The id held as a value (21 bytes) takes the room of
+  /// the text's reference and those eight bytes.
   @Test func aFoldEventTakes176Bytes() {
     #expect(MemoryLayout<FoldEvent>.stride <= 176)
   }
 
-  /// The kept tail follows the id, set at first or later.
-  @Test(arguments: samples) func keepsTheStoredIDsTail(_ text: String) {
+  /// The key follows the id, set at first or later.
+  @Test(arguments: samples) func keepsTheStoredIDsKey(_ text: String) {
     var e = Self.event(id: "01HQ7Z4X8K9M2N3P4Q5R6S7T8V", stream: "workout:w")
-    #expect(e.storedIDTail == FoldEvent.tail(of: "01HQ7Z4X8K9M2N3P4Q5R6S7T8V"))
+    #expect(e.eventID.storedKey == ULID("01HQ7Z4X8K9M2N3P4Q5R6S7T8V")?.low)
     e.id = text + "#2"
-    #expect(e.storedIDTail == FoldEvent.tail(of: Self.referenceStoredID(text + "#2")))
+    #expect(e.eventID.storedKey == EventID(Self.referenceStoredID(text + "#2")).storedKey)
     e.id = text
-    #expect(e.storedIDTail == FoldEvent.tail(of: Self.referenceStoredID(text)))
+    #expect(e.eventID.storedKey == EventID(Self.referenceStoredID(text)).storedKey)
   }
 
   @Test func agreesOnSeededRandomText() {

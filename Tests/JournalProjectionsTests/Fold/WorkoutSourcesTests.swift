@@ -12,11 +12,9 @@ import Testing
   static func entry(_ key: String) -> EntryProvenance {
     EntryProvenance(
       kind: .recorded,
-      key: key,
-      eventID: key,
+      event: EventID(key),
       device: "phone",
-      original: SetEntry(completedAt: start),
-      adjustments: []
+      original: SetEntry(completedAt: start)
     )
   }
 

@@ -81,19 +81,17 @@ import Testing
         "log-1": [
           EntryProvenance(
             kind: .recorded,
-            key: "01JEVENT",
-            eventID: "01JEVENT",
+            event: EventID("01JEVENT"),
             device: "watch",
             original: entry,
             adjustments: ["01JADJUST", "01JADJUST2"]
           ),
           EntryProvenance(
             kind: .filledFromPlan,
-            key: "01JDONE/1",
-            eventID: "01JDONE",
+            event: EventID("01JDONE"),
+            filled: 1,
             device: "phone",
-            original: SetEntry(completedAt: t0),
-            adjustments: []
+            original: SetEntry(completedAt: t0)
           ),
         ]
       ],
@@ -329,6 +327,15 @@ import Testing
     },
     Corruption(name: "set entry with a string") {
       $0.replacingOccurrences(of: ",5,-0.0,30]", with: #","5",-0.0,30]"#)
+    },
+    Corruption(name: "a source key not made from its event id") {
+      $0.replacingOccurrences(of: #""key":"01JDONE/1""#, with: #""key":"01JOTHER/1""#)
+    },
+    Corruption(name: "a filled source numbered 0") {
+      $0.replacingOccurrences(of: #""key":"01JDONE/1""#, with: #""key":"01JDONE/0""#)
+    },
+    Corruption(name: "a filled source numbered with a leading zero") {
+      $0.replacingOccurrences(of: #""key":"01JDONE/1""#, with: #""key":"01JDONE/01""#)
     },
     Corruption(name: "date as a double") {
       $0.replacingOccurrences(of: #""createdAt":"#, with: #""createdAt":0.5,"x":"#)

@@ -70,6 +70,25 @@ import Testing
     #expect(digest.description == "4-746f429709cd7643-8b35ae786aa2a762")
   }
 
+  /// An id the fold holds as a value (``EventID``) is hashed as its text: the same pinned
+  /// digest from events, and a part's id as the text `<id>#<n>`.
+  @Test func idsHeldAsValuesHashAsTheirText() throws {
+    let ids = (0..<3).map({ "01J" + String(repeating: "0", count: 22) + "\($0)" }) + ["é"]
+    let events = try history(seed: 3).prefix(ids.count).enumerated().map { offset, event in
+      var event = event
+      event.id = ids[offset]
+      return event
+    }
+    #expect(events[0].eventID.ulid != nil && events[3].eventID.ulid == nil)
+    #expect(HistoryDigest(events).description == "4-746f429709cd7643-8b35ae786aa2a762")
+    let ulid = try #require(ULID(ids[0]))
+    var byValue = HistoryDigest()
+    byValue.append(EventID(ulid, part: 12))
+    var byText = HistoryDigest()
+    byText.append(ids[0] + "#12")
+    #expect(byValue == byText)
+  }
+
   /// A long history is summed in chunks on every core, to the same digest.
   @Test func aLongHistorySummedInChunksGivesTheSameDigest() throws {
     let events = try history(seed: 3)
