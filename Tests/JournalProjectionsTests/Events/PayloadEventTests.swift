@@ -187,7 +187,8 @@ import Testing
     func pick(_ items: [String]) -> String { items[Int(random.next() % UInt64(items.count))] }
     var members: [String] = []
     func add(_ key: String, goodChance: UInt64) {
-      let value = chance(goodChance) ? pick(good[key] ?? anyValues) : pick(anyValues)
+      var value = chance(goodChance) ? pick(good[key] ?? anyValues) : pick(anyValues)
+      if key == "logs", chance(60) { value = logsText(using: &random) }
       members.append("\"\(key)\":\(value)")
     }
     for key in required where chance(92) { add(key, goodChance: 90) }
@@ -199,5 +200,39 @@ import Testing
     let separator = chance(10) ? ", " : ","
     let text = "{" + members.joined(separator: separator) + "}"
     return chance(5) ? text.replacingOccurrences(of: ":", with: " : ") : text
+  }
+
+  /// A workout start's `logs`: one to three exercises, each with its members mostly in the
+  /// writer's (sorted) order, sometimes shuffled, without one, with one twice, with a wrong
+  /// value or another member.
+  static func logsText(using random: inout SplitMix64) -> String {
+    func chance(_ percent: UInt64) -> Bool { random.next() % 100 < percent }
+    func pick(_ items: [String]) -> String { items[Int(random.next() % UInt64(items.count))] }
+    let members: [(key: String, required: Bool, good: [String], bad: [String])] = [
+      ("durationSeconds", false, ["0", "65"], ["-1.5", #""0""#]),
+      ("libraryName", false, [#""Squat""#, #""Row""#], ["1", "null"]),
+      ("loadType", true, ["1", "2"], ["7", "1.5"]),
+      ("logID", true, [#""00AH2JBTZGE5B23WDH0T2BE1TB""#, #""L2""#], ["2", "null"]),
+      ("machineSettings", false, [#"[{"name":"Seat","value":"4"}]"#, "[]"], [#"[{"name":"S"}]"#]),
+      ("name", true, [#""Squat""#, #""Leg Press""#, #""R\u00f6w""#], ["true"]),
+      ("notes", false, [#""slow""#], ["3"]),
+      ("order", true, ["0", "3"], ["0.5", #""1""#]),
+      ("reps", true, ["5", "0"], ["-0.5", "null"]),
+      ("sets", true, ["3", "5"], ["1e400"]),
+      ("weight", true, ["112.5", "0", "null", "60"], [#""60""#, "true"]),
+    ]
+    var plans: [String] = []
+    for _ in 0...(random.next() % 3) {
+      var written: [String] = []
+      for member in members where member.required ? chance(97) : chance(40) {
+        let value = chance(95) ? pick(member.good) : pick(member.bad)
+        written.append("\"\(member.key)\":\(value)")
+        if chance(6) { written.append("\"\(member.key)\":\(pick(member.good))") }
+      }
+      if chance(3) { written.append(#""extra":1"#) }
+      if chance(15) { written.shuffle(using: &random) }
+      plans.append("{" + written.joined(separator: ",") + "}")
+    }
+    return "[" + plans.joined(separator: ",") + "]"
   }
 }
