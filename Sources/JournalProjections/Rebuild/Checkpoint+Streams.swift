@@ -293,27 +293,23 @@ extension EntryProvenance {
   fileprivate init(checkpoint reader: PayloadReader) throws(PayloadError) {
     let eventID = try reader.string("eventID")
     let key = try reader.string("key")
-    // The key is made from the event id (``key``): the id itself, or `<id>/<n>`.
-    var filled = 0
-    if key != eventID {
-      guard let number = key.split(separator: "/").last.flatMap({ Int($0) }), number >= 1,
-        "\(eventID)/\(number)" == key
-      else {
-        throw PayloadError(
-          type: reader.type,
-          message: "source key '\(key)' is neither its event id nor '<event id>/<n>'"
-        )
-      }
-      filled = number
-    }
+    // The key is made from the event id and the filled set's number (``key``): read back,
+    // the number is taken from the key, and a key the source would not make is refused.
+    let number = key == eventID ? 0 : key.split(separator: "/").last.flatMap { Int($0) } ?? 0
     self.init(
       kind: try reader.raw("kind", as: Kind.self),
       event: EventID(eventID),
-      filled: filled,
+      filled: max(0, number),
       device: try reader.string("device"),
       original: try SetEntry(checkpoint: reader["original"], in: reader),
       adjustments: try reader.strings("adjustments")
     )
+    guard self.key == key else {
+      throw PayloadError(
+        type: reader.type,
+        message: "source key '\(key)' is neither its event id nor '<event id>/<n>'"
+      )
+    }
   }
 }
 

@@ -334,6 +334,9 @@ import Testing
     Corruption(name: "a filled source numbered 0") {
       $0.replacingOccurrences(of: #""key":"01JDONE/1""#, with: #""key":"01JDONE/0""#)
     },
+    Corruption(name: "a filled source numbered below zero") {
+      $0.replacingOccurrences(of: #""key":"01JDONE/1""#, with: #""key":"01JDONE/-1""#)
+    },
     Corruption(name: "a filled source numbered with a leading zero") {
       $0.replacingOccurrences(of: #""key":"01JDONE/1""#, with: #""key":"01JDONE/01""#)
     },
