@@ -88,8 +88,11 @@ extension Journal {
   /// - Throws: ``CommandError`` when the point is unknown or nothing follows it.
   @discardableResult
   public func rewind(to point: Replayer.Point, device: String, now: Date) throws -> Reversal {
-    if case .event(let id) = point, !history.contains(where: { $0.eventID == EventID(id) }) {
-      throw CommandError("unknown event '\(id)'")
+    if case .event(let id) = point {
+      let named = EventID(id)
+      guard history.contains(where: { $0.eventID == named }) else {
+        throw CommandError("unknown event '\(id)'")
+      }
     }
     // Every event after the point, even one already cancelled: an undo after
     // the point is cancelled too, and what it cancelled must stay cancelled.
