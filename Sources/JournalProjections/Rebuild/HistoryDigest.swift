@@ -50,7 +50,7 @@ public struct HistoryDigest: Sendable, Hashable, CustomStringConvertible {
       var a: UInt64 = 0
       var b: UInt64 = 0
       for index in chunk * size..<min(events.count, chunk * size + size) {
-        let (x, y) = events[index].eventID.withText { Self.term($0, at: index) }
+        let (x, y) = Self.term(events[index].eventID, at: index)
         a &+= x
         b &+= y
       }
@@ -84,7 +84,7 @@ public struct HistoryDigest: Sendable, Hashable, CustomStringConvertible {
 
   /// Adds the next event's id.
   public mutating func append(_ id: EventID) {
-    add(id.withText { Self.term($0, at: count) })
+    add(Self.term(id, at: count))
   }
 
   private mutating func add(_ term: (UInt64, UInt64)) {
@@ -110,7 +110,7 @@ public struct HistoryDigest: Sendable, Hashable, CustomStringConvertible {
     var result = self
     var index = length
     for event in history.dropFirst(length) {
-      let (a, b) = event.eventID.withText { Self.term($0, at: index) }
+      let (a, b) = Self.term(event.eventID, at: index)
       result.first &-= a
       result.second &-= b
       index += 1
@@ -127,6 +127,12 @@ public struct HistoryDigest: Sendable, Hashable, CustomStringConvertible {
   private static func hex(_ value: UInt64) -> String {
     let digits = String(value, radix: 16)
     return String(repeating: "0", count: 16 - digits.count) + digits
+  }
+
+  /// The term of `id` at `index`: that of its text, written on the stack when the id is held
+  /// as a value.
+  private static func term(_ id: EventID, at index: Int) -> (UInt64, UInt64) {
+    id.withText { term($0, at: index) }
   }
 
   /// The term of the id whose text is `text` at `index`: two FNV-style passes over its bytes
