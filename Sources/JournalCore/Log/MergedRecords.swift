@@ -11,10 +11,11 @@ import Foundation
 ///
 /// ``EventLog/readHistory(after:)`` merges devices read whole with it, into an order of
 /// places (``order()``) rather than copies of the records.
-/// ``EventLog/mergedRecords(limits:)`` reads each device a window of a segment at a time
-/// instead (``windowSize``), decoding the records of one window at once, so a caller that
+/// ``EventLog/mergedRecords(limits:skipping:)`` reads each device a window of a segment at a
+/// time instead (``windowSize``), decoding the records of one window at once, so a caller that
 /// visits every record once holds a window of bytes and a run of records per device and the
-/// ids seen, not the history:
+/// ids seen (none when it reads again with the duplicates an earlier read found), not the
+/// history:
 ///
 /// ```swift
 /// var records = try log.mergedRecords()
@@ -88,6 +89,13 @@ public struct MergedRecords: Sendable {
   /// A segment file's index in `files` (high 32 bits) and the line (low 32 bits). About 24
   /// bytes per event: the one part of a streamed read that grows with the history.
   private var seen: [ULID: UInt64] = [:]
+  /// The copies an earlier read of the same records skipped, by where each is stored
+  /// (``EventLog/mergedRecords(limits:skipping:)``): such a read skips them and remembers no
+  /// id, so that nothing it holds grows with the history.
+  private var knownDuplicates: [RecordLocation: JournalHistory.Duplicate] = [:]
+  /// Whether the duplicates are known in advance (`knownDuplicates`) rather than found by
+  /// remembering ids (`seen`).
+  private let duplicatesKnown: Bool
   private var files: [String] = []
   /// Copies of whole device folders left by file-sync services, found when the devices were
   /// listed.
@@ -99,6 +107,7 @@ public struct MergedRecords: Sendable {
   init(devices: [EventLog.DeviceRuns]) {
     log = nil
     readWhole = true
+    duplicatesKnown = false
     sources = []
     let sorted = devices.sorted {
       $0.history.device.utf8.lexicographicallyPrecedes($1.history.device.utf8)
@@ -120,10 +129,18 @@ public struct MergedRecords: Sendable {
     types = scan.types
   }
 
-  /// Merges the devices planned in `plans`, reading their segments when needed.
-  init(log: EventLog, plans: [EventLog.DevicePlan], limits: [String: Int]?) {
+  /// Merges the devices planned in `plans`, reading their segments when needed; `known`, when
+  /// given, are the duplicates an earlier read of the same records found.
+  init(
+    log: EventLog,
+    plans: [EventLog.DevicePlan],
+    limits: [String: Int]?,
+    known: [JournalHistory.Duplicate]?
+  ) {
     self.log = log
     readWhole = false
+    duplicatesKnown = known != nil
+    for duplicate in known ?? [] { knownDuplicates[duplicate.skipped] = duplicate }
     sources = plans.map { plan in
       var source = Source(history: plan.history, segments: plan.segments[...])
       if let limits { source.remaining = limits[plan.history.device] ?? 0 }
@@ -198,6 +215,15 @@ public struct MergedRecords: Sendable {
       // Devices read whole without a repeated id hand every record on without reading it;
       // else the id is read, and the location only when the id may come again.
       if readWhole, repeated.isEmpty { return (index, cursor) }
+      if duplicatesKnown {
+        if knownDuplicates.isEmpty { return (index, cursor) }
+        let location = sources[index].history.records[cursor].location
+        guard let duplicate = knownDuplicates[location],
+          duplicate.id == sources[index].history.records[cursor].id
+        else { return (index, cursor) }
+        duplicates.append(duplicate)
+        continue
+      }
       let id = sources[index].history.records[cursor].id
       if readWhole, !repeated.contains(id) { return (index, cursor) }
       let location = sources[index].history.records[cursor].location
@@ -404,14 +430,24 @@ public struct MergedRecords: Sendable {
 extension EventLog {
   /// Every device's records merged, read a window at a time; see ``MergedRecords``.
   ///
-  /// - Parameter limits: how many records to read from each device, as ``MergedRecords/counts``
-  ///   of an earlier read gives them: a device not named is not read. Nil reads everything.
+  /// - Parameters:
+  ///   - limits: how many records to read from each device, as ``MergedRecords/counts`` of an
+  ///     earlier read gives them: a device not named is not read. Nil reads everything.
+  ///   - duplicates: the ``MergedRecords/duplicates`` of an earlier read with the same
+  ///     `limits`: the records at their places are skipped (when they still carry the same
+  ///     id), and no other id is remembered, so the read holds nothing that grows with the
+  ///     history. A record that repeats an id since that read is handed on; a caller that
+  ///     must know checks what it reads against what the earlier read handed on. Nil finds
+  ///     duplicates by remembering every id handed on (about 24 bytes an event).
   /// - Returns: the merge, ready to hand on its first batch.
   /// - Throws: ``JournalError`` of kind ``JournalError/Kind/io`` when the devices cannot be
   ///   listed.
-  public func mergedRecords(limits: [String: Int]? = nil) throws -> MergedRecords {
+  public func mergedRecords(
+    limits: [String: Int]? = nil,
+    skipping duplicates: [JournalHistory.Duplicate]? = nil
+  ) throws -> MergedRecords {
     let plans = try deviceNames().map { try planDevice($0, after: nil) }
-    var records = MergedRecords(log: self, plans: plans, limits: limits)
+    var records = MergedRecords(log: self, plans: plans, limits: limits, known: duplicates)
     records.folderCopies = deviceFolderCopies()
     return records
   }

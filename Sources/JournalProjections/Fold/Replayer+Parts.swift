@@ -57,13 +57,13 @@ extension Replayer {
       var parts = [UInt8](repeating: 0, count: events.count)
       // What each chunk found: where its reverts are, what they say when it is exactly said
       // by ULIDs, and how many workouts it starts.
-      typealias Found = (indices: [Int], reverts: [Revert]?, started: Int)
+      typealias Found = (indices: [Int], reverts: Reverts?, started: Int)
       let reverts = ChunkResults<Found>(count: chunks)
       parts.withUnsafeMutableBufferPointer { parts in
         let (shared, dealt) = (Shared(events), Shared(parts))
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
           guard let first = shared.value.baseAddress else { return }
-          var found: Found = ([], [], 0)
+          var found: Found = ([], Reverts(), 0)
           let end = min(shared.value.count, (chunk + 1) * chunkSize)
           for index in chunk * chunkSize..<end {
             let event = first + index
@@ -73,11 +73,7 @@ extension Replayer {
               found.indices.append(index)
               // One revert not said by ULIDs, and the whole history's are walked as text.
               guard found.reverts != nil else { break }
-              if let revert = Revert(exactly: event) {
-                found.reverts?.append(revert)
-              } else {
-                found.reverts = nil
-              }
+              if found.reverts?.append(exactly: event) != true { found.reverts = nil }
             default: break
             }
             dealt.value[index] = UInt8(truncatingIfNeeded: Fold.part(of: event, among: count))
@@ -91,7 +87,13 @@ extension Replayer {
       self.reverts = found.flatMap(\.indices)
       workoutsStarted = found.reduce(0) { $0 + $1.started }
       let exact = found.allSatisfy { $0.reverts != nil }
-      cancelled = exact ? CancelledEvents(reverts: found.flatMap { $0.reverts ?? [] }) : nil
+      if exact {
+        var reverts = Reverts()
+        for chunk in found { reverts.append(contentsOf: chunk.reverts ?? Reverts()) }
+        cancelled = CancelledEvents(reverts: reverts)
+      } else {
+        cancelled = nil
+      }
     }
   }
 }

@@ -105,8 +105,8 @@ public enum Replayer {
 
   /// The walk of both: `reverts` are (the revert's stored id, the stored ids it names, what
   /// to record against each event it cancels), oldest first.
-  private static func walk<ID: Hashable, By>(
-    _ reverts: some BidirectionalCollection<(ID, [ID], By)>
+  private static func walk<ID: Hashable, Named: Collection<ID>, By>(
+    _ reverts: some BidirectionalCollection<(ID, Named, By)>
   ) -> [ID: By] {
     var cancelledBy: [ID: By] = [:]
     // Room for every id named, so that the table is not rehashed (every key hashed again) as
@@ -120,13 +120,21 @@ public enum Replayer {
 
   /// The stored ids of the events cancelled by a revert in effect, decided from a history's
   /// reverts alone: ``cancelledEvents(in:)`` for a history that is not held
-  /// (``StreamedHistory``), kept small (16 bytes per event).
+  /// (``StreamedHistory``), kept small: 16 bytes per cancelled event, in order, searched by
+  /// halves. A table would take two to four times as much (its room for growth), for every
+  /// event undone, for as long as the fold lasts; a fold asks only about the events its
+  /// filter of cancelled events lets through.
   public struct CancelledEvents: Sendable, Equatable {
-    fileprivate let ids: [ULID: Void]
+    /// The stored ids of the cancelled events, in ascending order.
+    fileprivate let ids: [ULID]
 
     /// Walks `reverts`, the history's reverts in merge order.
-    public init(reverts: [Revert]) {
-      ids = Replayer.walk(reverts.lazy.map { ($0.id, $0.eventIDs, ()) })
+    public init(reverts: Reverts) {
+      var ids = Array(
+        Replayer.walk(reverts.indices.lazy.map { (reverts.ids[$0], reverts.named($0), ()) }).keys
+      )
+      ids.sort()
+      self.ids = ids
     }
 
     /// How many events are cancelled.
@@ -138,46 +146,92 @@ public enum Replayer {
     /// Whether the stored event `id` came from (``EventID/stored``) is cancelled.
     public func contains(_ id: EventID) -> Bool {
       guard !ids.isEmpty, let ulid = id.stored.ulid else { return false }
-      return ids[ulid] != nil
-    }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-      lhs.ids.count == rhs.ids.count && lhs.ids.keys.allSatisfy { rhs.ids[$0] != nil }
+      var (low, high) = (0, ids.count)
+      while low < high {
+        let middle = (low + high) / 2
+        if ids[middle] < ulid { low = middle + 1 } else { high = middle }
+      }
+      return low < ids.count && ids[low] == ulid
     }
   }
 
-  /// A revert as the walk reads it, kept small.
-  public struct Revert: Sendable, Hashable {
-    /// The revert's stored id.
-    public var id: ULID
-    /// The stored ids of the events it names.
-    public var eventIDs: [ULID]
+  /// A history's reverts as the walk reads them, held flat: each revert's stored id and the
+  /// stored ids it names, in two arrays for all of them rather than an array for each (a
+  /// history with much undo and redo has a revert every three events, and a read that does
+  /// not hold the history holds its reverts until the walk).
+  public struct Reverts: Sendable, Equatable {
+    /// Each revert's stored id, in merge order.
+    fileprivate var ids: [ULID] = []
+    /// The ids every revert names, one revert's after another's.
+    private var allNamed: [ULID] = []
+    /// Where each revert's ids end in `allNamed`.
+    private var ends: [Int] = []
 
-    /// The revert `event` is, or nil when it is not a revert.
+    public init() {}
+
+    /// How many reverts there are.
+    public var count: Int { ids.count }
+
+    /// The positions of the reverts, oldest first.
+    public var indices: Range<Int> { ids.indices }
+
+    /// The stored ids the revert at `index` names.
+    func named(_ index: Int) -> ArraySlice<ULID> {
+      allNamed[(index == 0 ? 0 : ends[index - 1])..<ends[index]]
+    }
+
+    /// Adds `event` when it is a revert, the next in merge order; returns whether it was one.
     ///
     /// Stored ids are ULIDs in their canonical spelling in a journal's files: a named id
     /// spelled otherwise names no stored event, and is left out.
-    public init?(_ event: FoldEvent) {
+    @discardableResult
+    public mutating func append(_ event: FoldEvent) -> Bool {
       // Only the canonical spelling parses.
       guard case .eventsReverted(let revert) = event.event, let id = event.eventID.stored.ulid
-      else { return nil }
-      self.id = id
-      eventIDs = revert.eventIDs.compactMap(ULID.init)
+      else { return false }
+      ids.append(id)
+      allNamed.append(contentsOf: revert.eventIDs.lazy.compactMap(ULID.init))
+      ends.append(allNamed.count)
+      return true
     }
 
-    /// The revert `event` is, when its stored id and every id it names are ULIDs in their
+    /// Adds the revert `event` is when its stored id and every id it names are ULIDs in their
     /// canonical spelling: then cancelling by ULID cancels what cancelling by text does.
-    init?(exactly event: UnsafePointer<FoldEvent>) {
+    /// Returns false, adding nothing, when it is not such a revert.
+    mutating func append(exactly event: UnsafePointer<FoldEvent>) -> Bool {
       guard case .eventsReverted(let revert) = event.pointee.event,
         let id = event.pointee.eventID.stored.ulid
-      else { return nil }
-      self.id = id
-      eventIDs = []
-      eventIDs.reserveCapacity(revert.eventIDs.count)
+      else { return false }
+      let start = allNamed.count
       for named in revert.eventIDs {
-        guard let named = ULID(named) else { return nil }
-        eventIDs.append(named)
+        guard let named = ULID(named) else {
+          allNamed.removeSubrange(start...)
+          return false
+        }
+        allNamed.append(named)
       }
+      ids.append(id)
+      ends.append(allNamed.count)
+      return true
+    }
+
+    /// Adds `other`'s reverts, which come after these in merge order.
+    mutating func append(contentsOf other: Reverts) {
+      let base = allNamed.count
+      ids += other.ids
+      allNamed += other.allNamed
+      ends += other.ends.lazy.map { $0 + base }
+    }
+
+    /// Removes the reverts at the indices `remove` accepts.
+    public mutating func removeAll(where remove: (Int) -> Bool) {
+      var kept = Reverts()
+      for index in indices where !remove(index) {
+        kept.ids.append(ids[index])
+        kept.allNamed += named(index)
+        kept.ends.append(kept.allNamed.count)
+      }
+      self = kept
     }
   }
 
@@ -271,7 +325,7 @@ public enum Replayer {
     public init(cancelled: CancelledEvents, startingFrom initial: JournalState = JournalState()) {
       state = initial
       self.cancelled = .byULID(cancelled)
-      filter = CancelledFilter(keys: cancelled.ids.keys.lazy.map { EventID($0).storedKey })
+      filter = CancelledFilter(keys: cancelled.ids.lazy.map { EventID($0).storedKey })
     }
 
     /// Folds `event` unless a revert in effect cancelled it; returns whether it was folded.

@@ -12,8 +12,8 @@ import JournalCore
 /// further than the scan did.
 ///
 /// Memory holds a segment per device, one batch of decoded events, 16 bytes per cancelled event
-/// and, while reading, about 24 bytes per event id (to skip redelivered events): never the
-/// history.
+/// and, while scanning, about 24 bytes per event id (to find redelivered events; the second
+/// read skips the ones the scan found): never the history.
 ///
 /// ```swift
 /// let history = try StreamedHistory(store: store)
@@ -34,6 +34,9 @@ public struct StreamedHistory: Sendable {
   public let cancelled: Replayer.CancelledEvents
   /// How many records the scan read from each device.
   private let counts: [String: Int]
+  /// The redelivered records the scan skipped: the second read skips the same ones without
+  /// remembering every id.
+  private let duplicates: [JournalHistory.Duplicate]
   /// The digest of every record id the scan handed on, quarantined or not: the second read
   /// must find the same.
   private let fingerprint: HistoryDigest
@@ -52,25 +55,35 @@ public struct StreamedHistory: Sendable {
     self.upcaster = upcaster
     var quarantined: [String: String] = [:]
     var quarantineNotices: [String] = []
-    var reverts: [(revert: Replayer.Revert, stream: String)] = []
+    var reverts = Replayer.Reverts()
+    // The stream of each revert, as an index in `streams`: a quarantine found later takes
+    // back the stream's reverts too. One copy of each stream's name, not one per revert.
+    var revertStreams: [Int32] = []
+    var streams: [String: Int32] = [:]
     var fingerprint = HistoryDigest()
     var records = try log.mergedRecords()
     while case let batch = try records.next(batchSize), !batch.isEmpty {
       let (stored, chunks) = Self.decode(batch, upcaster, batchSize)
       for event in stored { fingerprint.append(event.id) }
       Journal.sift(chunks, of: stored, quarantined: &quarantined, notices: &quarantineNotices) {
-        for event in $0 {
-          if let revert = Replayer.Revert(event) { reverts.append((revert, event.stream)) }
+        for event in $0 where reverts.append(event) {
+          let stream = streams[event.stream] ?? Int32(streams.count)
+          if stream == streams.count { streams[event.stream] = stream }
+          revertStreams.append(stream)
         }
       }
     }
     // A stream quarantined late loses its earlier events too.
-    if !quarantined.isEmpty { reverts.removeAll { quarantined[$0.stream] != nil } }
+    if !quarantined.isEmpty {
+      let lost = Set(streams.filter { quarantined[$0.key] != nil }.values)
+      reverts.removeAll { lost.contains(revertStreams[$0]) }
+    }
     self.quarantined = quarantined
     // The reverts themselves are let go: the fold needs only what they cancel.
-    cancelled = Replayer.CancelledEvents(reverts: reverts.map(\.revert))
+    cancelled = Replayer.CancelledEvents(reverts: reverts)
     self.fingerprint = fingerprint
     counts = records.counts
+    duplicates = records.duplicates
     notices =
       FileEventStore.notices(records.notices, records.duplicates, records.errors)
       + quarantineNotices
@@ -83,7 +96,9 @@ public struct StreamedHistory: Sendable {
   ///   ``StreamedHistoryChanged`` when they no longer give what the scan read (rewritten or
   ///   removed meanwhile; events appended since are not read); whatever `body` throws.
   public func forEachEvent(_ body: (FoldEvent) throws -> Void) throws {
-    var records = try log.mergedRecords(limits: counts)
+    // A record that repeats an id since the scan is handed on, and the fingerprint, which
+    // has only the ids the scan handed on, tells.
+    var records = try log.mergedRecords(limits: counts, skipping: duplicates)
     var fingerprint = HistoryDigest()
     while case let batch = try records.next(batchSize), !batch.isEmpty {
       let (stored, chunks) = Self.decode(batch, upcaster, batchSize)

@@ -87,6 +87,23 @@ import Testing
     }
     #expect(records.count > 0)
     #expect(records == whole.records)
+    // Read again as far, skipping the copies the first read found, without remembering ids.
+    var again = try log.mergedRecords(limits: merged.counts, skipping: merged.duplicates)
+    again.runLength = 1 + Int(seed % 5)
+    var second: [EventRecord] = []
+    while case let batch = try again.next(1 + Int(random.next() % 60)), !batch.isEmpty {
+      second += batch
+    }
+    #expect(second == whole.records)
+    #expect(again.duplicates == whole.duplicates)
+    if var stale = whole.duplicates.first {
+      // A copy whose place now holds another id is handed on.
+      stale.id = ULID(milliseconds: 1, randomHigh: 0, randomLow: 0)
+      var changed = try log.mergedRecords(limits: merged.counts, skipping: [stale])
+      let all = try changed.next(.max)
+      #expect(all.count == whole.records.count + whole.duplicates.count)
+      #expect(changed.duplicates.isEmpty)
+    }
     // The reference: every device's records in file order, the devices in name order, sorted
     // stably by time (each device's clock only goes forward), each event id kept the first
     // time it comes.
