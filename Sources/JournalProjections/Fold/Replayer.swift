@@ -120,10 +120,12 @@ public enum Replayer {
 
   /// The stored ids of the events cancelled by a revert in effect, decided from a history's
   /// reverts alone: ``cancelledEvents(in:)`` for a history that is not held
-  /// (``StreamedHistory``), kept small: 16 bytes per cancelled event, in order, searched by
-  /// halves. A table would take two to four times as much (its room for growth), for every
-  /// event undone, for as long as the fold lasts; a fold asks only about the events its
-  /// filter of cancelled events lets through.
+  /// (``StreamedHistory``).
+  ///
+  /// Kept small: 16 bytes per cancelled event, in order, searched by halves. A table would
+  /// take two to four times as much (its room for growth), for every event undone, for as
+  /// long as the fold lasts; a fold asks only about the events its filter of cancelled events
+  /// lets through.
   public struct CancelledEvents: Sendable, Equatable {
     /// The stored ids of the cancelled events, in ascending order.
     fileprivate let ids: [ULID]
@@ -195,9 +197,10 @@ public enum Replayer {
       return true
     }
 
-    /// Adds the revert `event` is when its stored id and every id it names are ULIDs in their
-    /// canonical spelling: then cancelling by ULID cancels what cancelling by text does.
-    /// Returns false, adding nothing, when it is not such a revert.
+    /// Adds the revert `event` is, when its stored id and every id it names are ULIDs in their
+    /// canonical spelling; returns false, adding nothing, when it is not such a revert.
+    ///
+    /// Cancelling by ULID then cancels what cancelling by text does.
     mutating func append(exactly event: UnsafePointer<FoldEvent>) -> Bool {
       guard case .eventsReverted(let revert) = event.pointee.event,
         let id = event.pointee.eventID.stored.ulid
