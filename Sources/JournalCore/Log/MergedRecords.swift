@@ -214,22 +214,35 @@ public struct MergedRecords: Sendable {
       sources[index].cursor += 1
       // Devices read whole without a repeated id hand every record on without reading it;
       // else the id is read, and the location only when the id may come again.
-      if readWhole, repeated.isEmpty { return (index, cursor) }
-      if duplicatesKnown {
-        if knownDuplicates.isEmpty { return (index, cursor) }
-        let location = sources[index].history.records[cursor].location
-        guard let duplicate = knownDuplicates[location],
-          duplicate.id == sources[index].history.records[cursor].id
-        else { return (index, cursor) }
-        duplicates.append(duplicate)
+      if readWhole {
+        if repeated.isEmpty { return (index, cursor) }
+        if !repeated.contains(sources[index].history.records[cursor].id) { return (index, cursor) }
+      } else if duplicatesKnown {
+        if knownDuplicates.isEmpty || !isKnownDuplicate(source: index, cursor: cursor) {
+          return (index, cursor)
+        }
         continue
       }
       let id = sources[index].history.records[cursor].id
-      if readWhole, !repeated.contains(id) { return (index, cursor) }
       let location = sources[index].history.records[cursor].location
       if isDuplicate(id, at: location, source: index) { continue }
       return (index, cursor)
     }
+  }
+
+  /// Whether the record at `cursor` of source `index` is one of the known duplicates, at its
+  /// place and with its id; if so, it is listed.
+  ///
+  /// Apart from ``advance()``, which runs for every record of a replay, so as not to weigh on
+  /// its loop.
+  @inline(never)
+  private mutating func isKnownDuplicate(source index: Int, cursor: Int) -> Bool {
+    let location = sources[index].history.records[cursor].location
+    guard let duplicate = knownDuplicates[location],
+      duplicate.id == sources[index].history.records[cursor].id
+    else { return false }
+    duplicates.append(duplicate)
+    return true
   }
 
   /// Whether an earlier record had the id `id`; if not, its place is remembered.
