@@ -46,4 +46,29 @@ import Testing
     #expect(finished.wait(timeout: .now() + 10) == .success)
     #expect(record.count == 1)
   }
+
+  /// A thread that has finished its work takes the next: work started one piece after another
+  /// starts one thread, and pieces started at once each get one.
+  @Test func aThreadWaitsForTheNextWork() throws {
+    let threads = BackgroundThreads()
+    for round in 0..<20 {
+      #expect(BackgroundValue(on: threads) { round * 2 }.value == round * 2)
+      // The thread goes back to waiting once the work has returned.
+      let deadline = Date().addingTimeInterval(10)
+      while threads.counts.waiting == 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+    }
+    #expect(threads.counts.started == 1)
+
+    // Eight pieces that end only together: eight threads at once, one of them the one waiting.
+    let gate = DispatchSemaphore(value: 0)
+    let values = (0..<8).map { index in
+      BackgroundValue(on: threads) { () -> Int in
+        gate.wait()
+        return index
+      }
+    }
+    for _ in values { gate.signal() }
+    #expect(values.map(\.value) == Array(0..<8))
+    #expect(threads.counts.started == 8)
+  }
 }
