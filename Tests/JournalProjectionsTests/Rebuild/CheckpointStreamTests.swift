@@ -340,6 +340,18 @@ import Testing
     Corruption(name: "a filled source numbered with a leading zero") {
       $0.replacingOccurrences(of: #""key":"01JDONE/1""#, with: #""key":"01JDONE/01""#)
     },
+    Corruption(name: "a filled source numbered with a letter") {
+      $0.replacingOccurrences(of: #""key":"01JDONE/1""#, with: #""key":"01JDONE/1x""#)
+    },
+    Corruption(name: "a filled source numbered past the largest integer") {
+      $0.replacingOccurrences(
+        of: #""key":"01JDONE/1""#,
+        with: #""key":"01JDONE/99999999999999999999""#
+      )
+    },
+    Corruption(name: "a filled source without its number") {
+      $0.replacingOccurrences(of: #""key":"01JDONE/1""#, with: #""key":"01JDONE/""#)
+    },
     Corruption(name: "date as a double") {
       $0.replacingOccurrences(of: #""createdAt":"#, with: #""createdAt":0.5,"x":"#)
     },
