@@ -11,10 +11,16 @@ enum RelativePath {
   /// Whether `path` is a safe document path.
   static func isSafe(_ path: String) -> Bool {
     // One pass over the bytes, without splitting: it runs for every entry of
-    // the manifest's log and shards read.
+    // the manifest's log and shards read. Read in place: walking the string's
+    // UTF-8 view took about 2k instructions for a document's path.
+    var path = path
+    return path.withUTF8(isSafe)
+  }
+
+  private static func isSafe(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     var components = 1
     var length = 0
-    for byte in path.utf8 {
+    for byte in bytes {
       if byte == UInt8(ascii: "/") {
         guard length > 0 else { return false }
         components += 1
