@@ -12,8 +12,8 @@ public final class BackgroundValue<Value: Sendable>: @unchecked Sendable {
   private var result: Value?
   private let done = DispatchGroup()
 
-  /// Starts `work` on a thread of its own: one of the process's ``BackgroundThreads`` that is
-  /// waiting for work, else a new one.
+  /// Starts `work` on a thread of its own: one of the process's background threads that is
+  /// waiting for work, else a new one, which waits for more once it is done.
   ///
   /// Not one of Dispatch's pools: on Linux a request for a worker there now and then waited
   /// for the pool's monitor, about 50–100 ms once per process (an incremental rebuild of
