@@ -171,9 +171,6 @@ public enum Replayer {
 
     public init() {}
 
-    /// How many reverts there are.
-    public var count: Int { ids.count }
-
     /// The positions of the reverts, oldest first.
     public var indices: Range<Int> { ids.indices }
 
