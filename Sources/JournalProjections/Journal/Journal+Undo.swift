@@ -47,6 +47,7 @@ extension Journal {
     var events: [String: [FoldEvent]] = [:]
     // The id's text, made to look it up, last.
     for e in history.reversed() where e.device == device {
+      if let undoHorizon, e.mergeKey <= undoHorizon { throw ScopeTooNarrow() }
       if case .eventsReverted(let revert) = e.event, revert.reason == RevertReason.undo { continue }
       if let stream, e.stream != stream { continue }
       if cancelled[e.storedID] != nil { continue }
@@ -57,6 +58,7 @@ extension Journal {
       events[e.actionID, default: []].append(e)
     }
     guard !actions.isEmpty else {
+      if undoHorizon != nil { throw ScopeTooNarrow() }
       throw CommandError(
         "nothing to undo on device '\(device)'" + (workout.map { " in workout '\($0)'" } ?? "")
       )

@@ -35,6 +35,14 @@ public final class Journal: @unchecked Sendable {
   private var current: JournalState?
   /// The digest of `history`'s ids, kept up to date by appends once computed.
   private var digest: HistoryDigest?
+  /// Where an undo must stop looking on a journal opened on part of its history.
+  ///
+  /// For ``open(store:scope:newID:)``: the merge key at or below which the undoing device's events may lie outside `history`. An undo that
+  /// reaches it throws ``ScopeTooNarrow``.
+  var undoHorizon: FoldEvent.MergeKey?
+  /// For a journal opened on part of its history: the fold's `now` over the whole history,
+  /// which decides the documents' grace periods as it would after a full replay.
+  var wholeHistoryNow: Date?
 
   /// Opens a journal on `store` and reads its history.
   ///
@@ -436,7 +444,10 @@ public final class Journal: @unchecked Sendable {
   public func state(upTo point: Replayer.Point? = nil) -> JournalState {
     if point != nil { return Replayer.fold(history, upTo: point) }
     if let current { return current }
-    let folded = Replayer.fold(history)
+    var folded = Replayer.fold(history)
+    if let wholeHistoryNow, folded.now.map({ wholeHistoryNow > $0 }) ?? true {
+      folded.now = wholeHistoryNow
+    }
     current = folded
     return folded
   }
