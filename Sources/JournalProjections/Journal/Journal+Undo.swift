@@ -37,6 +37,8 @@ extension Journal {
     count: Int = 1,
     now: Date
   ) throws -> Reversal {
+    lock.lock()
+    defer { lock.unlock() }
     guard count >= 1 else { throw CommandError("nothing to undo: the count must be at least 1") }
     let cancelled = Replayer.cancelledEvents(in: history)
     var stream: String?
@@ -72,6 +74,8 @@ extension Journal {
   /// - Throws: ``CommandError`` when there is nothing to redo.
   @discardableResult
   public func redo(device: String, now: Date) throws -> Reversal {
+    lock.lock()
+    defer { lock.unlock() }
     let cancelled = Replayer.cancelledEvents(in: history)
     guard
       let undo = history.last(where: { e in
@@ -90,6 +94,8 @@ extension Journal {
   /// - Throws: ``CommandError`` when the point is unknown or nothing follows it.
   @discardableResult
   public func rewind(to point: Replayer.Point, device: String, now: Date) throws -> Reversal {
+    lock.lock()
+    defer { lock.unlock() }
     if case .event(let id) = point {
       let named = EventID(id)
       guard history.contains(where: { $0.eventID == named }) else {
