@@ -37,7 +37,11 @@ try phone.execute(
   device: "phone",
   now: Date()
 )
-try phone.execute(.startWorkout(split: "upper", timeZone: "Europe/Paris"), device: "phone", now: Date())
+try phone.execute(
+  .startWorkout(split: "upper", timeZone: "Europe/Paris"),
+  device: "phone",
+  now: Date()
+)
 
 // The watch records the sets, each command reading only the workout in progress.
 for reps in [5, 5, 4] {
@@ -51,14 +55,18 @@ for reps in [5, 5, 4] {
 // A mistake, undone: the revert is appended, nothing is erased.
 let watch = try Journal.open(store: store, scope: .workout(nil), newID: ids.next)
 try watch.execute(.skipLog(workout: nil, exercise: "pull"), device: "watch", now: Date())
-let undone = try Journal.open(store: store, scope: StateScope(recentActionsOf: "watch"), newID: ids.next)
-  .undo(device: "watch", now: Date())
+let undone = try Journal.open(
+  store: store,
+  scope: StateScope(recentActionsOf: "watch"),
+  newID: ids.next
+)
+.undo(device: "watch", now: Date())
 print("watch undid \(undone.cancelled.map(\.event.typeName).joined(separator: ", "))")
 
 // A refused command appends nothing.
 do {
   try Journal.open(store: store, scope: .workout(nil), newID: ids.next).execute(
-    .completeSet(workout: nil, exercise: "bench", SetActuals(reps: -1)),
+    .completeSet(workout: nil, exercise: "pull", SetActuals(reps: -1)),
     device: "watch",
     now: Date()
   )
@@ -77,4 +85,7 @@ print(
     + "\(bench?.setEntries?.count ?? 0) sets, volume \(workout.document.totalVolume)"
 )
 let verified = try store.log.verify()
-print(verified.problems.isEmpty ? "verified: every chain intact" : "verify found \(verified.problems.count) problems")
+print(
+  verified.problems.isEmpty
+    ? "verified: every chain intact" : "verify found \(verified.problems.count) problems"
+)
