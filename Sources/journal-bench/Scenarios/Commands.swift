@@ -20,7 +20,10 @@ extension Bench {
     try FileManager.default.copyItem(at: generated.url, to: url)
     defer { try? FileManager.default.removeItem(at: url) }
     let run = { (arguments: [String]) in
-      try Self.runMeasured(binary, arguments + ["--journal", url.path])
+      try Self.runMeasured(
+        binary,
+        arguments == ["help"] ? arguments : arguments + ["--journal", url.path]
+      )
     }
 
     // The cold start: no saved state, so the first command reads everything and saves it.

@@ -284,11 +284,11 @@ import Testing
     else { return }
     let candidates = files.filter { !$0.hasSuffix("lock") }.sorted().filter {
       var isFolder: ObjCBool = false
-      FileManager.default.fileExists(
+      let exists = FileManager.default.fileExists(
         atPath: folder.appendingPathComponent($0).path,
         isDirectory: &isFolder
       )
-      return !isFolder.boolValue
+      return exists && !isFolder.boolValue
     }
     guard !candidates.isEmpty else { return }
     let file = folder.appendingPathComponent(
