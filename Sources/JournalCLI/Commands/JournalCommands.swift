@@ -9,21 +9,37 @@ enum JournalCommands {
   static let initialize = Command(
     ["init"],
     abstract: "Create a journal folder",
-    discussion:
-      "Creates the folder (private to you) and its marker file. Running it again changes nothing."
+    discussion: """
+      Creates the folder and any missing folder above it (private to you) and its marker
+      file. Running it again changes nothing. --starter also adds the app's starter splits
+      (Upper Body, Core, Lower Body), as 'journal split starter' does.
+      """,
+    options: [
+      OptionSpec("starter", help: "Add the starter splits made from the exercise catalog")
+    ]
   ) { invocation in
     try invocation.expectPositionals(atMost: 0)
+    if invocation.arguments.flag("starter") { _ = try JournalSession.device(invocation) }
     let url = invocation.journalURL
     let existed = FileManager.default.fileExists(
       atPath: url.appendingPathComponent(EventLog.markerFileName).path
     )
     _ = try EventLog.create(at: url)
+    var added: [String] = []
+    if invocation.arguments.flag("starter") {
+      added = try SplitCommands.addStarters(JournalSession(invocation), invocation)
+    }
     if invocation.wantsJSON {
-      invocation.printJSON(["journal": url.path, "created": !existed])
+      var object: [String: Any] = ["journal": url.path, "created": !existed]
+      if invocation.arguments.flag("starter") { object["starterSplits"] = added }
+      invocation.printJSON(object)
     } else {
       invocation.console.print(
         existed ? "journal already exists at \(url.path)" : "created journal at \(url.path)"
       )
+      if !added.isEmpty {
+        invocation.console.print("added starter splits: \(added.joined(separator: ", "))")
+      }
     }
     return ExitStatus.success
   }
