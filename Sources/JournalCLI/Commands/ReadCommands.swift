@@ -53,7 +53,7 @@ enum ReadCommands {
       )
     }
     c.print(
-      "  volume \(WeightUnit.number(d.totalVolume))"
+      "  volume \(DisplayUnit.weight(d.totalVolume))"
         + (d.end.map { "  ended " + format.string(from: $0) } ?? "")
     )
     return ExitStatus.success
@@ -101,7 +101,7 @@ enum ReadCommands {
     let c = invocation.console
     c.print(c.styled(snapshot.day, .bold) + " (\(snapshot.timeZone))")
     c.print(
-      "  sets \(snapshot.setsDone) · volume \(WeightUnit.number(snapshot.volume)) · workouts \(snapshot.workouts.count)"
+      "  sets \(snapshot.setsDone) · volume \(DisplayUnit.weight(snapshot.volume)) · workouts \(snapshot.workouts.count)"
     )
     for workout in snapshot.workouts {
       c.print(

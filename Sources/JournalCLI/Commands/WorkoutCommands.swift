@@ -157,7 +157,7 @@ enum WorkoutCommands {
     guard let workout = session.state().workouts[events.first?.streamID ?? ""] else {
       return ExitStatus.failure
     }
-    let volume = WeightUnit.number(workout.document.totalVolume)
+    let volume = DisplayUnit.weight(workout.document.totalVolume)
     return WorkoutOutput.report(
       events,
       workout: workout,

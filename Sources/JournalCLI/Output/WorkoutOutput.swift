@@ -41,7 +41,7 @@ enum WorkoutOutput {
   static func describe(_ entry: SetEntry?, of log: WorkoutLogDocument) -> String {
     guard let entry else { return "-" }
     switch log.loadType {
-    case .weight: return "\(entry.reps ?? 0) × \(WeightUnit.number(entry.weight ?? 0))"
+    case .weight: return "\(entry.reps ?? 0) × \(DisplayUnit.weight(entry.weight ?? 0))"
     case .none: return "\(entry.reps ?? 0) reps"
     case .duration: return "\(entry.seconds ?? 0) s"
     }
@@ -62,7 +62,7 @@ enum WorkoutOutput {
   static func plan(sets: Int, reps: Int, weight: Double, seconds: Int, loadType: LoadType) -> String
   {
     switch loadType {
-    case .weight: "\(sets)×\(reps) @ \(WeightUnit.number(weight))"
+    case .weight: "\(sets)×\(reps) @ \(DisplayUnit.weight(weight))"
     case .none: "\(sets)×\(reps)"
     case .duration: "\(sets)×\(seconds) s"
     }
