@@ -71,6 +71,9 @@ enum JournalCommands {
           : "\(report.problems.count) problems in \(summary)"
       )
     }
+    if !report.isClean {
+      invocation.console.error("error: \(report.problems.count) problems found")
+    }
     return report.isClean ? ExitStatus.success : ExitStatus.failure
   }
 
@@ -110,6 +113,9 @@ enum JournalCommands {
           ? "ok: \(total) events upgraded on read, \(check.current) at the current version"
           : "\(check.unreadable.count) events cannot be read by this build"
       )
+    }
+    if !check.isClean {
+      invocation.console.error("error: \(check.unreadable.count) events cannot be read by this build")
     }
     return check.isClean ? ExitStatus.success : ExitStatus.failure
   }

@@ -34,7 +34,7 @@ enum WorkoutCommands {
     )
     let state = session.state()
     guard let id = events.first?.streamID, let workout = state.workouts[id] else {
-      return ExitStatus.failure
+      throw WorkoutOutput.notReadBack(events)
     }
     return WorkoutOutput.report(
       events,
@@ -155,7 +155,7 @@ enum WorkoutCommands {
       console: invocation.console
     )
     guard let workout = session.state().workouts[events.first?.streamID ?? ""] else {
-      return ExitStatus.failure
+      throw WorkoutOutput.notReadBack(events)
     }
     let volume = DisplayUnit.weight(workout.document.totalVolume)
     return WorkoutOutput.report(
@@ -180,7 +180,7 @@ enum WorkoutCommands {
       console: invocation.console
     )
     guard let workout = session.state().workouts[events.first?.streamID ?? ""] else {
-      return ExitStatus.failure
+      throw WorkoutOutput.notReadBack(events)
     }
     return WorkoutOutput.report(
       events,
@@ -265,7 +265,7 @@ enum WorkoutCommands {
       console: invocation.console
     )
     guard let workout = session.state().workouts[events.first?.streamID ?? ""] else {
-      return ExitStatus.failure
+      throw WorkoutOutput.notReadBack(events)
     }
     return WorkoutOutput.report(
       events,
@@ -289,7 +289,7 @@ enum WorkoutCommands {
     let state = session.state()
     guard let first = events.first, let workout = state.workouts[first.streamID],
       let log = workout.log(first.event.logID ?? "")
-    else { return ExitStatus.failure }
+    else { throw WorkoutOutput.notReadBack(events) }
     return WorkoutOutput.report(
       events,
       workout: workout,

@@ -37,6 +37,15 @@ enum WorkoutOutput {
     return ExitStatus.success
   }
 
+  /// The error for a command whose events were appended but whose workout or exercise cannot
+  /// be found in the state that follows: the journal has them, so the message says so.
+  static func notReadBack(_ events: [FoldEvent]) -> CommandError {
+    CommandError(
+      "\(events.count) events were appended, but the workout they belong to cannot be read back",
+      hint: "run 'journal verify' and 'journal status'"
+    )
+  }
+
   /// `5 × 100` / `12 reps` / `45 s` for one entry of `log`.
   static func describe(_ entry: SetEntry?, of log: WorkoutLogDocument) -> String {
     guard let entry else { return "-" }
