@@ -32,7 +32,7 @@ import Testing
     let all = cli.ok("catalog")
     #expect(all.contains("Leg Press"))
     #expect(all.contains("Push-up"))
-    let machines = cli.ok("catalog", "--machine", "--load", "weight")
+    let machines = cli.ok("catalog", "--machine-based", "--load", "weight")
     #expect(machines.contains("Leg Press"))
     #expect(!machines.contains("Push-up"))
     let json = try #require(
@@ -43,7 +43,7 @@ import Testing
     #expect(!json.isEmpty)
     #expect(json.allSatisfy { $0["machineBased"] as? Bool == false })
     #expect(cli.run("catalog", "--load", "heavy").status == 64)
-    #expect(cli.run("catalog", "--machine", "--no-machine").status == 64)
+    #expect(cli.run("catalog", "--machine-based", "--no-machine").status == 64)
   }
 
   @Test func initWithStarterAddsTheThreeSplitsOnce() throws {

@@ -8,7 +8,8 @@ enum LibraryCommands {
     abstract: "List the bundled exercise catalog (bodyweight and machine exercises)",
     discussion: """
       The catalog the starter splits ('journal split starter') are made from, and what
-      'exercise add --library NAME' checks against. --load and --machine filter it.
+      'exercise add --library NAME' checks against. --load, --machine-based, --no-machine
+      and --region filter it.
       """,
     options: [
       OptionSpec(
@@ -17,7 +18,7 @@ enum LibraryCommands {
         help: "Only this load: weight, bodyweight or duration",
         choices: ["weight", "bodyweight", "duration"]
       ),
-      OptionSpec("machine", help: "Only machine-based exercises"),
+      OptionSpec("machine-based", help: "Only machine-based exercises"),
       OptionSpec("no-machine", help: "Only exercises without a machine"),
       OptionSpec(
         "region",
@@ -32,9 +33,9 @@ enum LibraryCommands {
     if let load = try ExerciseCommands.loadType(invocation, weight: nil, seconds: nil) {
       exercises = exercises.filter { $0.loadType == load }
     }
-    let machine = invocation.arguments.flag("machine")
+    let machine = invocation.arguments.flag("machine-based")
     let noMachine = invocation.arguments.flag("no-machine")
-    if machine && noMachine { throw UsageError("'--machine' and '--no-machine' contradict") }
+    if machine && noMachine { throw UsageError("'--machine-based' and '--no-machine' contradict") }
     if machine { exercises = exercises.filter(\.isMachineBased) }
     if noMachine { exercises = exercises.filter { !$0.isMachineBased } }
     if let text = invocation.string("region") {

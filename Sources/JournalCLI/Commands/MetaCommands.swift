@@ -86,7 +86,7 @@ enum MetaCommands {
         hint: Suggestions.hint(for: kind, among: kinds)
       )
     }
-    words.removeFirst()
+    words = words.dropFirst().map(shellUnquoted)
     let prefix = words.count > (kind == "split-exercises" ? 1 : 0) ? words.removeLast() : ""
     let values: [String]
     switch kind {
@@ -102,6 +102,29 @@ enum MetaCommands {
       invocation.console.print(value)
     }
     return ExitStatus.success
+  }
+
+  /// A word as bash hands it to a completion function, quotes and backslashes still in it
+  /// (`Upper\ Body`, `"Upper Body`), as the word means it.
+  static func shellUnquoted(_ word: String) -> String {
+    var result = ""
+    var quote: Character?
+    var escaped = false
+    for character in word {
+      if escaped {
+        result.append(character)
+        escaped = false
+      } else if character == "\\" && quote != "'" {
+        escaped = true
+      } else if let open = quote, character == open {
+        quote = nil
+      } else if quote == nil, character == "'" || character == "\"" {
+        quote = character
+      } else {
+        result.append(character)
+      }
+    }
+    return result
   }
 
   /// The values of `kind` read from the journal, which is only read: no writer is opened.

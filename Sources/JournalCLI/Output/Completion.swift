@@ -27,9 +27,10 @@ enum Completion {
     command.options + GlobalOptions.all
   }
 
-  /// The long and short spellings of every option that takes a value, in any command.
+  /// The long and short spellings of every option that takes a value, in any command, but
+  /// `--journal`, which the scripts read for themselves.
   static func valueOptionWords(_ commands: [Command]) -> [String] {
-    var words: [String] = []
+    var words = ["--journal"]
     for command in commands {
       for option in options(of: command) where option.takesValue {
         for word in ["--\(option.name)"] + (option.short.map { ["-\($0)"] } ?? [])
@@ -38,7 +39,7 @@ enum Completion {
         }
       }
     }
-    return words
+    return Array(words.dropFirst())
   }
 
   /// What a top-level word is: a command's abstract or a group's.
