@@ -64,7 +64,11 @@ enum Help {
       "GLOBAL OPTIONS:",
     ]
     lines += optionLines(GlobalOptions.all)
-    lines += ["", "See 'journal <command> --help' for the options of one command."]
+    lines += [
+      "",
+      "See 'journal <command> --help' for the options of one command, 'journal --version' for",
+      "the formats this build reads, 'journal help --man' for the manual.",
+    ]
     return lines.joined(separator: "\n")
   }
 
