@@ -23,7 +23,10 @@ import Testing
     #expect(created.out.contains("added starter splits: Upper Body, Core, Lower Body"))
     let start = try binary.run(["start", "low", "--time-zone", "Europe/Berlin"], journal: journal)
     #expect(start.status == 0, "\(start.err)")
-    let done = try binary.run(["done", "leg p", "--weight", "80", "--unit", "kg"], journal: journal)
+    let done = try binary.run(
+      ["done", "leg p", "--weight", "80", "--unit", "kg"],
+      journal: journal
+    )
     #expect(done.status == 0, "\(done.err)")
     #expect(done.out.contains("10 × 80 kg"), "\(done.out)")
     let values = try binary.run(["__complete", "workout-exercises", "--", "leg"], journal: journal)

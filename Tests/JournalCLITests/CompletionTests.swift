@@ -57,7 +57,9 @@ import Testing
     #expect(workouts.split(separator: "\n").count == 1)
     #expect(cli.ok("__complete", "commands", "--", "split s") == "split starter\n")
     #expect(try cli.snapshot() == before)
-    #expect(try FileManager.default.subpathsOfDirectory(atPath: cli.journal.path).sorted() == listing)
+    #expect(
+      try FileManager.default.subpathsOfDirectory(atPath: cli.journal.path).sorted() == listing
+    )
     let unknown = cli.run("__complete", "spilts", "--", "")
     #expect(unknown.status == 64)
     #expect(unknown.err.contains("did you mean 'splits'?"))
@@ -123,9 +125,13 @@ import Testing
       _journal
       printf '%s\\n' "${COMPREPLY[@]}"
       """
-    let result = try shell("bash", ["--norc", "--noprofile", "-c", program], environment: [
-      "WORKOUT_JOURNAL": journal.path
-    ])
+    let result = try shell(
+      "bash",
+      ["--norc", "--noprofile", "-c", program],
+      environment: [
+        "WORKOUT_JOURNAL": journal.path
+      ]
+    )
     #expect(result.status == 0, "\(words): \(result.err)")
     #expect(result.err.isEmpty, "\(words): \(result.err)")
     return result.out.split(separator: "\n").map(String.init).sorted()
@@ -136,9 +142,15 @@ import Testing
     let cli = try journal()
     let script = try scriptFile("bash")
     let j = cli.journal
-    #expect(try bashCompletes(["journal", "sta"], script: script, journal: j) == ["start", "status"])
-    #expect(try bashCompletes(["journal", "split", "st"], script: script, journal: j) == ["starter"])
-    #expect(try bashCompletes(["journal", "done", "--re"], script: script, journal: j) == ["--reps"])
+    #expect(
+      try bashCompletes(["journal", "sta"], script: script, journal: j) == ["start", "status"]
+    )
+    #expect(
+      try bashCompletes(["journal", "split", "st"], script: script, journal: j) == ["starter"]
+    )
+    #expect(
+      try bashCompletes(["journal", "done", "--re"], script: script, journal: j) == ["--reps"]
+    )
     #expect(
       try bashCompletes(["journal", "start", "upper b"], script: script, journal: j)
         == ["Upper\\ Back", "Upper\\ Body"]
@@ -148,7 +160,11 @@ import Testing
         == ["Plank", "Push-up"]
     )
     #expect(
-      try bashCompletes(["journal", "exercise", "edit", "Upper\\ Back", ""], script: script, journal: j)
+      try bashCompletes(
+        ["journal", "exercise", "edit", "Upper\\ Back", ""],
+        script: script,
+        journal: j
+      )
         == ["Barbell\\ Row"]
     )
     #expect(
@@ -156,7 +172,11 @@ import Testing
         == ["kg", "lb"]
     )
     #expect(
-      try bashCompletes(["journal", "exercise", "add", "x", "y", "--library", "leg p"], script: script, journal: j)
+      try bashCompletes(
+        ["journal", "exercise", "add", "x", "y", "--library", "leg p"],
+        script: script,
+        journal: j
+      )
         == ["Leg\\ Press"]
     )
     #expect(
@@ -184,7 +204,10 @@ import Testing
     #expect(check.err.isEmpty, "\(check.err)")
     let load = try shell(
       "zsh",
-      ["-f", "-c", "autoload -Uz compinit && compinit -u && source \(script.path) && whence -w _journal"]
+      [
+        "-f", "-c",
+        "autoload -Uz compinit && compinit -u && source \(script.path) && whence -w _journal",
+      ]
     )
     #expect(load.status == 0, "\(load.err)")
     #expect(load.out.contains("_journal: function"), "\(load.out) \(load.err)")
@@ -217,8 +240,10 @@ import Testing
   }
 }
 
-/// Whether a shell can be run here. With `WJ_REQUIRE_SHELLS=1` (CI sets it) every shell is
-/// taken as present, so a missing one fails its test instead of skipping it.
+/// Whether a shell can be run here.
+///
+/// With `WJ_REQUIRE_SHELLS=1` (CI sets it) every shell is taken as present, so a missing one
+/// fails its test instead of skipping it.
 enum Shells {
   static func canRun(_ name: String) -> Bool {
     if ProcessInfo.processInfo.environment["WJ_REQUIRE_SHELLS"] == "1" { return true }

@@ -4,8 +4,9 @@ import Testing
 
 @testable import JournalCLI
 
-/// A command line that fails, for one command. `{file}` stands for a regular file and
-/// `{missing}` for a path that does not exist.
+/// A command line that fails, for one command.
+///
+/// `{file}` stands for a regular file and `{missing}` for a path that does not exist.
 struct FailingInput: Sendable, CustomTestStringConvertible {
   var arguments: [String]
   var testDescription: String { arguments.joined(separator: " ") }
@@ -87,7 +88,9 @@ let failingInputs: [FailingInput] = [
   /// The table above has a case for every command of the catalog, hidden ones included.
   @Test func everyCommandHasAFailingInput() {
     for command in CommandCatalog.all {
-      let covered = failingInputs.contains { JournalCLI.match($0.arguments)?.0.words == command.words }
+      let covered = failingInputs.contains {
+        JournalCLI.match($0.arguments)?.0.words == command.words
+      }
       #expect(covered, "no failing input for '\(command.name)'")
     }
   }

@@ -12,7 +12,18 @@ import Testing
     let cli = try CLIHarness()
     cli.makeUpperBody()
     cli.ok("split", "add", "Upper Back")
-    cli.ok("exercise", "add", "upper back", "Barbell Row", "--sets", "2", "--reps", "8", "--weight", "50")
+    cli.ok(
+      "exercise",
+      "add",
+      "upper back",
+      "Barbell Row",
+      "--sets",
+      "2",
+      "--reps",
+      "8",
+      "--weight",
+      "50"
+    )
     cli.ok("start", "upper bo")
     cli.ok("done", "bench")
     cli.ok("end")

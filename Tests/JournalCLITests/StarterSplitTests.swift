@@ -17,7 +17,9 @@ import Testing
     #expect(Set(names.map { $0.lowercased() }).count == names.count)
     #expect(ExerciseLibrary.exercises.contains { $0.isMachineBased })
     #expect(ExerciseLibrary.exercises.contains { $0.loadType == .none && !$0.isMachineBased })
-    #expect(ExerciseLibrary.starterSplits.map(\.settings.name) == ["Upper Body", "Core", "Lower Body"])
+    #expect(
+      ExerciseLibrary.starterSplits.map(\.settings.name) == ["Upper Body", "Core", "Lower Body"]
+    )
     for starter in ExerciseLibrary.starterSplits {
       #expect(!starter.exercises.isEmpty)
       for plan in starter.exercises {

@@ -115,7 +115,9 @@ enum JournalCommands {
       )
     }
     if !check.isClean {
-      invocation.console.error("error: \(check.unreadable.count) events cannot be read by this build")
+      invocation.console.error(
+        "error: \(check.unreadable.count) events cannot be read by this build"
+      )
     }
     return check.isClean ? ExitStatus.success : ExitStatus.failure
   }

@@ -18,7 +18,10 @@ enum DisplayUnit {
   /// The unit named by `--unit` or `$WORKOUT_UNIT`.
   ///
   /// - Throws: ``UsageError`` for a name other than `kg` or `lb`.
-  static func parse(option: String?, environment: [String: String]) throws(UsageError)
+  static func parse(
+    option: String?,
+    environment: [String: String]
+  ) throws(UsageError)
     -> WeightUnit?
   {
     if let option {

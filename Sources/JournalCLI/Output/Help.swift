@@ -11,15 +11,14 @@ enum Help {
   static func version() -> String {
     let events = JournalEvent.currentVersions.sorted { $0.key < $1.key }
       .map { "  \($0.key) v\($0.value)" }
-    return (
-      [
+    return
+      ([
         "journal \(toolVersion)",
         "journal format \(EventLog.formatVersion)",
         "documents: SplitDocument \(SplitDocument.currentSchemaVersion), "
           + "WorkoutDocument \(WorkoutDocument.currentSchemaVersion)",
         "event versions read (and written):",
-      ] + events
-    ).joined(separator: "\n")
+      ] + events).joined(separator: "\n")
   }
 
   /// `journal split --help`: what a group is for and its subcommands.

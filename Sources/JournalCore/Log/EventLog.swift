@@ -106,8 +106,10 @@ public struct EventLog: Sendable {
     return try EventLog(at: root, fileIO: fileIO)
   }
 
-  /// Creates the missing folders above `root`, outermost first, each `0700` and made durable
-  /// in its parent. When one cannot be created, those this call made are removed again.
+  /// Creates the missing folders above `root`, outermost first.
+  ///
+  /// Each is `0700` and made durable in its parent. When one cannot be created, those this
+  /// call made are removed again.
   private static func makeParents(of root: URL, fileIO: any FileIO) throws(SystemFailure) {
     var missing: [String] = []
     var parent = root.deletingLastPathComponent()

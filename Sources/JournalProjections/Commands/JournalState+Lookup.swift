@@ -95,9 +95,10 @@ extension JournalState {
   /// live workouts were started from (a deleted split's workouts keep its name).
   public func splitName(_ reference: String) throws(CommandError) -> String {
     let names = Self.distinct(
-      liveSplits.map(\.document.name) + workouts.values.compactMap {
-        $0.deletedAt == nil ? $0.document.splitName : nil
-      }
+      liveSplits.map(\.document.name)
+        + workouts.values.compactMap {
+          $0.deletedAt == nil ? $0.document.splitName : nil
+        }
     )
     guard let name = try Self.pickName(reference, among: names, what: "split") else {
       throw CommandError("unknown split '\(reference)'", hint: Self.known(names))

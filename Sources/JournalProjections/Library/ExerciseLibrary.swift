@@ -5,8 +5,11 @@ import Foundation
 public struct LibraryExercise: Sendable, Hashable {
   /// Where on the body an exercise works, which decides its starter split.
   public enum Region: String, Sendable, CaseIterable {
+    /// Chest, back, shoulders and arms: the Upper Body starter.
     case upper
+    /// Abdominals and lower back: the Core starter.
     case core
+    /// Hips and legs: the Lower Body starter.
     case lower
   }
 
@@ -17,12 +20,15 @@ public struct LibraryExercise: Sendable, Hashable {
   /// A machine exercise: its documents carry `machineSettings` (empty until the lifter records
   /// a seat height or a pin).
   public var isMachineBased: Bool
+  /// The region whose starter split it may be part of.
   public var region: Region
   /// Whether the region's starter split includes it.
   public var isInStarterSplit: Bool
-  /// The plan a starter split gives it: sets, and reps or seconds per set.
+  /// The sets a starter split plans for it.
   public var sets: Int
+  /// The reps per set it starts with; 0 for a timed exercise.
   public var reps: Int
+  /// The seconds per set of a timed exercise; 0 otherwise.
   public var durationSeconds: Int
 
   /// The plan an exercise of this name starts with (weights start at 0: the lifter sets them).
@@ -42,7 +48,9 @@ public struct LibraryExercise: Sendable, Hashable {
 
 /// A starter split: the split the app seeds a new user with, made from the catalog.
 public struct StarterSplit: Sendable, Hashable {
+  /// Its name, colour, symbol, activity type and rest.
   public var settings: SplitSettings
+  /// Its exercises, in order, each named as in the catalog.
   public var exercises: [ExercisePlan]
 }
 
@@ -65,9 +73,33 @@ public enum ExerciseLibrary {
     e("Pull-up", .none, region: .upper, sets: 3, reps: 6),
     e("Chin-up", .none, region: .upper, sets: 3, reps: 6),
     e("Inverted Row", .none, region: .upper, starter: true, sets: 3, reps: 10),
-    e("Chest Press Machine", .weight, machine: true, region: .upper, starter: true, sets: 3, reps: 10),
-    e("Shoulder Press Machine", .weight, machine: true, region: .upper, starter: true, sets: 3, reps: 10),
-    e("Seated Row Machine", .weight, machine: true, region: .upper, starter: true, sets: 3, reps: 10),
+    e(
+      "Chest Press Machine",
+      .weight,
+      machine: true,
+      region: .upper,
+      starter: true,
+      sets: 3,
+      reps: 10
+    ),
+    e(
+      "Shoulder Press Machine",
+      .weight,
+      machine: true,
+      region: .upper,
+      starter: true,
+      sets: 3,
+      reps: 10
+    ),
+    e(
+      "Seated Row Machine",
+      .weight,
+      machine: true,
+      region: .upper,
+      starter: true,
+      sets: 3,
+      reps: 10
+    ),
     e("Lat Pulldown", .weight, machine: true, region: .upper, sets: 3, reps: 10),
     e("Pec Deck", .weight, machine: true, region: .upper, sets: 3, reps: 12),
     e("Assisted Pull-up Machine", .weight, machine: true, region: .upper, sets: 3, reps: 8),
@@ -113,8 +145,7 @@ public enum ExerciseLibrary {
   /// prefix, ignoring case), nil when none fits.
   ///
   /// - Throws: ``CommandError`` listing the candidates when several fit.
-  public static func exercise(matching reference: String) throws(CommandError) -> LibraryExercise?
-  {
+  public static func exercise(matching reference: String) throws(CommandError) -> LibraryExercise? {
     guard
       let name = try JournalState.pickName(
         reference,
@@ -128,7 +159,13 @@ public enum ExerciseLibrary {
   /// The starter splits, Upper Body, Core and Lower Body: each region's starter exercises, in
   /// catalog order, marked as starter when created.
   public static let starterSplits: [StarterSplit] = [
-    starter("Upper Body", .upper, color: "blue", image: "figure.strengthtraining.traditional", activity: 0),
+    starter(
+      "Upper Body",
+      .upper,
+      color: "blue",
+      image: "figure.strengthtraining.traditional",
+      activity: 0
+    ),
     starter("Core", .core, color: "orange", image: "figure.core.training", activity: 3),
     starter("Lower Body", .lower, color: "green", image: "figure.step.training", activity: 1),
   ]

@@ -14,6 +14,7 @@ public enum FieldPath {
   /// - Parameters:
   ///   - path: the dotted path; empty for the whole document.
   ///   - document: the document's bytes, as the tree writes them; nil when it has none.
+  /// - Returns: the JSON pointer, positions from 0; empty for the whole document.
   /// - Throws: ``CommandError`` naming the segment that fits nothing, or the candidates of an
   ///   ambiguous one.
   public static func pointer(_ path: String, in document: Data?) throws -> String {
