@@ -50,12 +50,7 @@ enum ExerciseCommands {
     var libraryName: String?
     if let library = invocation.string("library") {
       entry = try ExerciseLibrary.exercise(matching: library)
-      libraryName = entry?.name ?? library
-      if entry == nil {
-        invocation.console.error(
-          "note: '\(library)' is not in the exercise catalog ('journal catalog'); kept as typed"
-        )
-      }
+      libraryName = try ExerciseCommands.libraryName(library, invocation)
     } else {
       entry = ExerciseLibrary.exercise(named: name)
     }
@@ -113,6 +108,9 @@ enum ExerciseCommands {
     update.durationSeconds = try invocation.change("seconds", invocation.int)
     update.libraryName = try invocation.change("library") { (n: String) throws(UsageError) in
       invocation.string(n)
+    }
+    if case .set(let library?) = update.libraryName {
+      update.libraryName = .set(try ExerciseCommands.libraryName(library, invocation))
     }
     if let load = try loadType(invocation, weight: nil, seconds: nil) {
       update.loadType = .set(load)
@@ -205,6 +203,16 @@ enum ExerciseCommands {
       in: invocation,
       headline: headline(name)
     )
+  }
+
+  /// The catalog's spelling of the library exercise `typed` names (the naming rule), or
+  /// `typed` itself, with a note, when the catalog has no such exercise.
+  static func libraryName(_ typed: String, _ invocation: Invocation) throws -> String {
+    if let entry = try ExerciseLibrary.exercise(matching: typed) { return entry.name }
+    invocation.console.error(
+      "note: '\(typed)' is not in the exercise catalog ('journal catalog'); kept as typed"
+    )
+    return typed
   }
 
   static func loadType(

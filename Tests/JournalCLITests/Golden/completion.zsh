@@ -565,7 +565,7 @@ _journal() {
           '--reps:Reps actually done'
           '--weight:Weight actually lifted (unit-less)'
           '--seconds:Seconds actually held'
-          '--workout:The workout (id prefix); default: the open one'
+          '--workout:The workout (id prefix, or split name: its latest); default: the open one'
           '--keep-open:Keep the exercise open after its last planned set'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
@@ -600,7 +600,7 @@ _journal() {
           '--reps:Reps actually done'
           '--weight:Weight actually lifted (unit-less)'
           '--seconds:Seconds actually held'
-          '--workout:The workout (id prefix); default: the open one'
+          '--workout:The workout (id prefix, or split name: its latest); default: the open one'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
           '--at:When the action happened (ISO 8601); back-dates it'
@@ -626,7 +626,7 @@ _journal() {
       if [[ $cur == -* ]]; then
         local -a flags
         flags=(
-          '--workout:The workout (id prefix); default: the open one'
+          '--workout:The workout (id prefix, or split name: its latest); default: the open one'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
           '--at:When the action happened (ISO 8601); back-dates it'
@@ -652,7 +652,7 @@ _journal() {
       if [[ $cur == -* ]]; then
         local -a flags
         flags=(
-          '--workout:The workout (id prefix); default: the open one'
+          '--workout:The workout (id prefix, or split name: its latest); default: the open one'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
           '--at:When the action happened (ISO 8601); back-dates it'
@@ -678,7 +678,7 @@ _journal() {
       if [[ $cur == -* ]]; then
         local -a flags
         flags=(
-          '--workout:The workout (id prefix); default: the open one'
+          '--workout:The workout (id prefix, or split name: its latest); default: the open one'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
           '--at:When the action happened (ISO 8601); back-dates it'
@@ -704,7 +704,7 @@ _journal() {
       if [[ $cur == -* ]]; then
         local -a flags
         flags=(
-          '--workout:The workout (id prefix); default: the open one'
+          '--workout:The workout (id prefix, or split name: its latest); default: the open one'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
           '--at:When the action happened (ISO 8601); back-dates it'
@@ -730,7 +730,7 @@ _journal() {
       if [[ $cur == -* ]]; then
         local -a flags
         flags=(
-          '--workout:The workout (id prefix); default: the open one'
+          '--workout:The workout (id prefix, or split name: its latest); default: the open one'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
           '--at:When the action happened (ISO 8601); back-dates it'
@@ -788,7 +788,7 @@ _journal() {
           '--seconds:Planned seconds'
           '--notes:Notes'
           '--no-notes:Remove the notes'
-          '--workout:The workout (id prefix); default: the open one'
+          '--workout:The workout (id prefix, or split name: its latest); default: the open one'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
           '--at:When the action happened (ISO 8601); back-dates it'
@@ -828,7 +828,7 @@ _journal() {
           '--zones:Seconds in each of 5 heart-rate zones'
           '--source:'\''watch'\'' or '\''phoneEstimate'\'' (default phoneEstimate)'
           '--healthkit:The HealthKit workout'\''s UUID'
-          '--workout:The workout (id prefix); default: the open one'
+          '--workout:The workout (id prefix, or split name: its latest); default: the open one'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
           '--at:When the action happened (ISO 8601); back-dates it'
@@ -852,7 +852,7 @@ _journal() {
       if [[ $cur == -* ]]; then
         local -a flags
         flags=(
-          '--workout:Undo the last action in this workout'
+          '--workout:Undo the last action in this workout (id prefix, or split name: its latest)'
           '--count:Undo the last N actions (default 1)'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
