@@ -213,6 +213,47 @@ import Testing
     #expect(load.out.contains("_journal: function"), "\(load.out) \(load.err)")
   }
 
+  /// zsh's script run with stand-ins for `compadd` and `_describe` that print what they are
+  /// offered (zsh itself filters by the typed prefix): the words in, the candidates out.
+  @Test(.enabled(if: Shells.canRun("zsh")))
+  func zshOffersCommandsOptionsAndTheJournalsValues() throws {
+    let cli = try journal()
+    let script = try scriptFile("zsh")
+    func offers(_ words: [String]) throws -> [String] {
+      let line = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+      let program = """
+        compdef() { : }
+        compadd() {
+          while (( $# )); do
+            if [[ $1 == -- ]]; then shift; print -rl -- "$@"; return; fi
+            shift
+          done
+        }
+        _describe() { local name=${@[-1]}; print -rl -- ${${(P)name}%%:*} }
+        _files() { print -r -- files }
+        source \(script.path)
+        words=(\(line.joined(separator: " ")))
+        CURRENT=$#words
+        _journal
+        """
+      let result = try shell("zsh", ["-f", "-c", program], environment: [
+        "WORKOUT_JOURNAL": cli.journal.path
+      ])
+      #expect(result.status == 0, "\(words): \(result.err)")
+      #expect(result.err.isEmpty, "\(words): \(result.err)")
+      return result.out.split(separator: "\n").map(String.init)
+    }
+    let first = try offers(["journal", "sta"])
+    #expect(first.contains("start") && first.contains("status") && first.contains("split"))
+    #expect(try offers(["journal", "split", "st"]).contains("starter"))
+    #expect(try offers(["journal", "done", "--re"]).contains("--reps"))
+    #expect(try offers(["journal", "start", "upper b"]) == ["Upper\\ Body", "Upper\\ Back"])
+    #expect(try offers(["journal", "done", ""]) == ["Bench\\ Press", "Push-up", "Plank"])
+    #expect(try offers(["journal", "exercise", "edit", "Upper\\ Back", ""]) == ["Barbell\\ Row"])
+    #expect(try offers(["journal", "status", "--unit", ""]) == ["kg", "lb"])
+    #expect(try offers(["journal", "blame", "--field", "x", "--journal", "/missing", ""]).isEmpty)
+  }
+
   @Test(.enabled(if: Shells.canRun("fish")))
   func fishParsesItsScriptAndCompletesFromIt() throws {
     let cli = try journal()
