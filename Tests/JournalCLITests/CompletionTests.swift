@@ -236,9 +236,13 @@ import Testing
         CURRENT=$#words
         _journal
         """
-      let result = try shell("zsh", ["-f", "-c", program], environment: [
-        "WORKOUT_JOURNAL": cli.journal.path
-      ])
+      let result = try shell(
+        "zsh",
+        ["-f", "-c", program],
+        environment: [
+          "WORKOUT_JOURNAL": cli.journal.path
+        ]
+      )
       #expect(result.status == 0, "\(words): \(result.err)")
       #expect(result.err.isEmpty, "\(words): \(result.err)")
       return result.out.split(separator: "\n").map(String.init)
