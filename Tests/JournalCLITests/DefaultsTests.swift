@@ -111,6 +111,11 @@ import Testing
         as? [String: Any]
     )
     #expect(audit["unit"] as? String == "lb")
+    let records = try #require(
+      try JSONSerialization.jsonObject(with: Data(cli.ok("records", "--json").utf8))
+        as? [[String: Any]]
+    )
+    #expect(records.first?["unit"] as? String == "lb")
     cli.environment["WORKOUT_UNIT"] = nil
     let plain = try #require(
       try JSONSerialization.jsonObject(with: Data(cli.ok("chart", "bench", "--json").utf8))

@@ -101,6 +101,8 @@ import Testing
     #expect(unknown.status == 0)
     #expect(unknown.err.contains("note: 'Sled' is not in the exercise catalog"))
     cli.ok("exercise", "add", "Legs", "Leg Extension")
+    cli.ok("exercise", "add", "Legs", "leg curl machine")
+    cli.ok("exercise", "add", "Legs", "seated leg curl")
     let exercises = try #require(try splits(cli).first?["exercises"] as? [[String: Any]])
     #expect(exercises[0]["libraryName"] as? String == "Leg Press")
     #expect(exercises[0]["loadType"] as? Int == LoadType.weight.rawValue)
@@ -108,6 +110,8 @@ import Testing
     #expect(exercises[1]["libraryName"] as? String == "Sled")
     #expect(exercises[2]["libraryName"] == nil)
     #expect(exercises[2]["machineSettings"] != nil)
+    #expect(exercises[3]["libraryName"] == nil)  // not a catalog name: nothing to refer to
+    #expect(exercises[4]["libraryName"] as? String == "Seated Leg Curl")
     cli.ok("exercise", "edit", "Legs", "Sled Push", "--library", "leg ext")
     let edited = try #require(try splits(cli).first?["exercises"] as? [[String: Any]])
     #expect(edited[1]["libraryName"] as? String == "Leg Extension")

@@ -53,6 +53,8 @@ enum ExerciseCommands {
       libraryName = try ExerciseCommands.libraryName(library, invocation)
     } else {
       entry = ExerciseLibrary.exercise(named: name)
+      // Typed in another case: the app looks the catalog up by `libraryName ?? name`.
+      libraryName = entry?.name
     }
     if libraryName == name { libraryName = nil }
     let load =
