@@ -23,7 +23,7 @@ enum ValueSource: Sendable, Equatable {
   case documents
   /// The bundled exercise catalog's names.
   case library
-  /// The command catalog's command names (`help`).
+  /// The words a command line starts with: single-word commands and groups (`help`).
   case commands
   /// Paths.
   case files

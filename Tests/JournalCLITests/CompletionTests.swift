@@ -55,7 +55,7 @@ import Testing
     #expect(cli.ok("__complete", "library", "--", "leg") == "Leg Press\nLeg Extension\n")
     let workouts = cli.ok("__complete", "workouts", "--", "")
     #expect(workouts.split(separator: "\n").count == 1)
-    #expect(cli.ok("__complete", "commands", "--", "split s") == "split starter\n")
+    #expect(cli.ok("__complete", "commands", "--", "sp") == "split\n")
     #expect(try cli.snapshot() == before)
     #expect(
       try FileManager.default.subpathsOfDirectory(atPath: cli.journal.path).sorted() == listing

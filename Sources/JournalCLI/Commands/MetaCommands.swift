@@ -91,8 +91,7 @@ enum MetaCommands {
     let values: [String]
     switch kind {
     case "library": values = ExerciseLibrary.exercises.map(\.name)
-    case "commands":
-      values = CommandCatalog.all.filter { !$0.isHidden }.map(\.name) + CommandCatalog.firstWords
+    case "commands": values = CommandCatalog.firstWords
     default:
       values = try journalValues(kind, split: words.first, invocation)
     }
