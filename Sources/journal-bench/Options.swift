@@ -2,7 +2,9 @@ import Foundation
 
 /// The command line of `journal-bench`.
 struct Options {
-  static let allScenarios = ["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9"]
+  static let allScenarios = [
+    "B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10", "B11", "B12",
+  ]
 
   var sizes = [10_000, 100_000, 1_000_000]
   var repetitions = 5

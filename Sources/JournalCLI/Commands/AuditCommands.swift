@@ -97,7 +97,10 @@ enum AuditCommands {
       OptionSpec("log", value: "EXERCISE", help: "Only this exercise (name or log id)"), asOf,
     ]
   ) { invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession(
+      invocation,
+      scope: StateScope(workouts: Array(invocation.arguments.positionals.prefix(1)))
+    )
     try invocation.expectPositionals(atMost: 1)
     let state = session.state()
     let workout: WorkoutState

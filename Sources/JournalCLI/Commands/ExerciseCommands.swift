@@ -39,7 +39,7 @@ enum ExerciseCommands {
       OptionSpec("position", value: "N", help: "Where in the list, from 1 (default: last)")
     ]
   ) { invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession(invocation, scope: .splits)
     try invocation.expectPositionals(atMost: 2)
     let name = try invocation.positional(1, "exercise name")
     let weight = try invocation.double("weight")
@@ -98,7 +98,7 @@ enum ExerciseCommands {
       OptionSpec("no-machine", help: "Not a machine exercise"),
     ]
   ) { invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession(invocation, scope: .splits)
     try invocation.expectPositionals(atMost: 2)
     var update = ExerciseUpdated(exerciseID: "")
     update.name = try invocation.change("name") { (n: String) throws(UsageError) in
@@ -185,7 +185,7 @@ enum ExerciseCommands {
     _ make: (String, String) -> JournalCommand,
     headline: (String) -> String
   ) throws -> Int32 {
-    let session = try JournalSession(invocation)
+    let session = try JournalSession(invocation, scope: .splits)
     try invocation.expectPositionals(atMost: positionals)
     let splitReference = try invocation.positional(0, "split")
     let exerciseReference = try invocation.positional(1, "exercise")

@@ -62,7 +62,7 @@ enum SplitCommands {
       OptionSpec("starter", help: "Mark as a starter split (its stub is kept forever)")
     ]
   ) { invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession(invocation, scope: .splits)
     try invocation.expectPositionals(atMost: 1)
     let settings = SplitSettings(
       name: try invocation.positional(0, "split name"),
@@ -98,7 +98,7 @@ enum SplitCommands {
       OptionSpec("no-activity", help: "Back to traditional strength"),
     ]
   ) { invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession(invocation, scope: .splits)
     try invocation.expectPositionals(atMost: 1)
     var update = SplitUpdated()
     update.name = try invocation.change("name") { (n: String) throws(UsageError) in
@@ -135,7 +135,7 @@ enum SplitCommands {
     arguments: "SPLIT"
   ) {
     invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession(invocation, scope: .splits)
     try invocation.expectPositionals(atMost: 1)
     let events = try session.execute(
       .deleteSplit(split: try invocation.positional(0, "split")),
@@ -156,7 +156,7 @@ enum SplitCommands {
     abstract: "Move a split to a position in the list (from 1)",
     arguments: "SPLIT POSITION"
   ) { invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession(invocation, scope: .splits)
     try invocation.expectPositionals(atMost: 2)
     guard let position = Int(try invocation.positional(1, "position")) else {
       throw UsageError("position must be a whole number")
@@ -176,7 +176,7 @@ enum SplitCommands {
 
   static let list = Command(["split", "list"], abstract: "List the splits and their exercises") {
     invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession(invocation, scope: .splits)
     try invocation.expectPositionals(atMost: 0)
     let splits = session.state().liveSplits
     if invocation.wantsJSON {

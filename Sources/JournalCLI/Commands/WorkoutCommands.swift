@@ -24,7 +24,7 @@ enum WorkoutCommands {
       )
     ]
   ) { invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession(invocation, scope: .splits)
     try invocation.expectPositionals(atMost: 1)
     let split = try invocation.positional(0, "split name")
     let zone = invocation.string("time-zone") ?? TimeZone.current.identifier
@@ -148,7 +148,7 @@ enum WorkoutCommands {
     abstract: "End the workout, keeping progress (open exercises become skipped)",
     options: [CommonOptions.workout]
   ) { invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession(invocation, scope: .workout(invocation.string("workout")))
     try invocation.expectPositionals(atMost: 0)
     let events = try session.execute(
       .endWorkout(workout: invocation.string("workout")),
@@ -172,7 +172,10 @@ enum WorkoutCommands {
     abstract: "Delete a workout (a stub remains; undo brings it back)",
     arguments: "WORKOUT"
   ) { invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession(
+      invocation,
+      scope: StateScope(workouts: Array(invocation.arguments.positionals.prefix(1)))
+    )
     try invocation.expectPositionals(atMost: 1)
     let reference = try invocation.positional(0, "workout id")
     let events = try session.execute(
@@ -237,7 +240,7 @@ enum WorkoutCommands {
       CommonOptions.workout,
     ]
   ) { invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession(invocation, scope: .workout(invocation.string("workout")))
     try invocation.expectPositionals(atMost: 0)
     let sourceText = invocation.string("source") ?? MetricSource.phoneEstimate.rawValue
     guard let source = MetricSource(rawValue: sourceText) else {
@@ -281,7 +284,7 @@ enum WorkoutCommands {
     _ make: (String?, String?) throws -> JournalCommand,
     headline: (WorkoutLogDocument, WorkoutState) -> String
   ) throws -> Int32 {
-    let session = try JournalSession(invocation)
+    let session = try JournalSession(invocation, scope: .workout(invocation.string("workout")))
     try invocation.expectPositionals(atMost: 1)
     let exercise = invocation.arguments.positionals.first
     let command = try make(invocation.string("workout"), exercise)

@@ -11,30 +11,49 @@ import JournalCore
 ///   device: "phone", at: nil, now: Date())
 /// let squat = journal.state().workouts.values.first
 /// ```
+///
+/// A journal may be shared between tasks and threads: every read and write of its state
+/// holds its lock, so appends from several tasks are validated and stored one at a time.
 public final class Journal: @unchecked Sendable {
   public let store: any EventStore
   private let upcaster: Upcaster
-  private var idGenerator: () -> String
+  /// Called only with the lock held, so it need not be safe to call from several threads.
+  private let idGenerator: () -> String
+  /// Held by every member that reads or changes the state below (recursive: a command reads
+  /// the state it changes).
+  let lock = NSRecursiveLock()
 
   /// The readable history in merge order, upcast and decoded, without the
   /// events of quarantined streams.
-  public private(set) var history: [FoldEvent] = []
+  public var history: [FoldEvent] { lock.withLock { heldHistory } }
+  private var heldHistory: [FoldEvent] = []
   /// Streams whose events this build cannot read, with the reason.
   ///
   /// Their documents are left exactly as they are.
-  public private(set) var quarantined: [String: String] = [:]
+  public var quarantined: [String: String] { lock.withLock { heldQuarantined } }
+  private var heldQuarantined: [String: String] = [:]
   /// What reading set aside: torn tails, duplicates, unreadable events.
-  public private(set) var notices: [String] = []
+  public var notices: [String] { lock.withLock { heldNotices } }
+  private var heldNotices: [String] = []
   /// Where the history read ends on each device, moved by appends through this journal.
   ///
   /// `EventLog.readHistory(after:)` resumes from them. Empty for stores without files (not
   /// a ``PositionedEventStore``); a device appended to by another writer since the read
   /// has none.
-  public private(set) var positions: [String: DevicePosition] = [:]
+  public var positions: [String: DevicePosition] { lock.withLock { heldPositions } }
+  private var heldPositions: [String: DevicePosition] = [:]
   /// The fold of the whole history, kept up to date by appends that add no revert.
   private var current: JournalState?
   /// The digest of `history`'s ids, kept up to date by appends once computed.
   private var digest: HistoryDigest?
+  /// Where an undo must stop looking on a journal opened on part of its history.
+  ///
+  /// For ``open(store:scope:newID:)``: the merge key at or below which the undoing device's events may lie outside `history`. An undo that
+  /// reaches it throws ``ScopeTooNarrow``.
+  var undoHorizon: FoldEvent.MergeKey?
+  /// For a journal opened on part of its history: the fold's `now` over the whole history,
+  /// which decides the documents' grace periods as it would after a full replay.
+  var wholeHistoryNow: Date?
 
   /// Opens a journal on `store` and reads its history.
   ///
@@ -55,6 +74,10 @@ public final class Journal: @unchecked Sendable {
   /// them, not also as they are read (``PayloadTrust``). When one does not decode so,
   /// everything is read again with every payload checked, and only that read is used.
   public func reload() throws {
+    try lock.withLock { try reloadHoldingTheLock() }
+  }
+
+  private func reloadHoldingTheLock() throws {
     var (stored, storeNotices, positions, trust) = try readStore(trusting: true)
     var quarantined: [String: String] = [:]
     var history: [FoldEvent] = []
@@ -92,12 +115,12 @@ public final class Journal: @unchecked Sendable {
     }
     // A stream quarantined late loses its earlier events too: its documents stay as they are.
     if !quarantined.isEmpty { history.removeAll { quarantined[$0.stream] != nil } }
-    self.history = history
+    self.heldHistory = history
     self.current = nil
     self.digest = nil
-    self.quarantined = quarantined
-    self.notices = notices
-    self.positions = positions
+    self.heldQuarantined = quarantined
+    self.heldNotices = notices
+    self.heldPositions = positions
   }
 
   /// Every stored event, what reading set aside, where each device's reading ended, and
@@ -434,9 +457,16 @@ public final class Journal: @unchecked Sendable {
 
   /// The state folded up to `point` (all of history when nil).
   public func state(upTo point: Replayer.Point? = nil) -> JournalState {
+    lock.withLock { stateHoldingTheLock(upTo: point) }
+  }
+
+  private func stateHoldingTheLock(upTo point: Replayer.Point?) -> JournalState {
     if point != nil { return Replayer.fold(history, upTo: point) }
     if let current { return current }
-    let folded = Replayer.fold(history)
+    var folded = Replayer.fold(history)
+    if let wholeHistoryNow, folded.now.map({ wholeHistoryNow > $0 }) ?? true {
+      folded.now = wholeHistoryNow
+    }
     current = folded
     return folded
   }
@@ -445,6 +475,8 @@ public final class Journal: @unchecked Sendable {
   /// up to date by appends, so a rebuild proves its checkpoint's prefix of
   /// history unchanged without reading all of it.
   public func historyDigest() -> HistoryDigest {
+    lock.lock()
+    defer { lock.unlock() }
     if let digest { return digest }
     let computed = HistoryDigest(history)
     digest = computed
@@ -468,13 +500,22 @@ public final class Journal: @unchecked Sendable {
     at: Date? = nil,
     now: Date
   ) throws -> [FoldEvent] {
-    var validator = CommandValidator(state: state(), at: at ?? now, now: now, newID: idGenerator)
-    let pending = try validator.events(for: command)
-    return try append(pending, device: device, at: at)
+    try lock.withLock {
+      var validator = CommandValidator(
+        state: state(),
+        at: at ?? now,
+        now: now,
+        newID: idGenerator
+      )
+      let pending = try validator.events(for: command)
+      return try append(pending, device: device, at: at)
+    }
   }
 
   /// Appends already validated events as one action.
   func append(_ pending: [PendingEvent], device: String, at: Date?) throws -> [FoldEvent] {
+    lock.lock()
+    defer { lock.unlock() }
     guard !pending.isEmpty else { return [] }
     let ids = pending.map { _ in idGenerator() }
     let action = pending.count > 1 ? ids.first : nil
@@ -496,18 +537,18 @@ public final class Journal: @unchecked Sendable {
     // The device's position moves with the append only if nothing else was appended to it
     // since the history was read.
     if let positioned = store.positioned,
-      let moved = positioned.lastAppend(device: device), moved.before == positions[device]
+      let moved = positioned.lastAppend(device: device), moved.before == heldPositions[device]
     {
-      positions[device] = moved.after
+      heldPositions[device] = moved.after
     } else {
-      positions[device] = nil
+      heldPositions[device] = nil
     }
     var appended: [FoldEvent] = []
     var cache = DecodeCache()
     for record in stored {
       _ = Self.decode(record, upcaster: upcaster, into: &appended, cache: &cache)
     }
-    history += appended
+    heldHistory += appended
     digest?.append(contentsOf: appended)
     // New events sort after everything folded, so they fold on top, unless a
     // revert changes which earlier events count.
@@ -523,5 +564,5 @@ public final class Journal: @unchecked Sendable {
   }
 
   /// A fresh id.
-  public func newID() -> String { idGenerator() }
+  public func newID() -> String { lock.withLock { idGenerator() } }
 }
