@@ -60,9 +60,30 @@ import Testing
     #expect(
       try FileManager.default.subpathsOfDirectory(atPath: cli.journal.path).sorted() == listing
     )
+    // Without a saved state the journal is read whole, and no state is made.
+    let saved = cli.journal.appendingPathComponent(".journal-state")
+    try FileManager.default.removeItem(at: saved)
+    let withoutState = try cli.snapshot()
+    #expect(cli.ok("__complete", "splits", "--", "upper ba") == "Upper Back\n")
+    #expect(cli.ok("__complete", "workout-exercises", "--", "b") == "Bench Press\n")
+    #expect(!FileManager.default.fileExists(atPath: saved.path))
+    #expect(try cli.snapshot() == withoutState)
     let unknown = cli.run("__complete", "spilts", "--", "")
     #expect(unknown.status == 64)
     #expect(unknown.err.contains("did you mean 'splits'?"))
+  }
+
+  /// Workout ids: the open and latest for an empty prefix, every one a prefix fits.
+  @Test func completeListsWorkoutsByIdPrefix() throws {
+    let cli = try journal()
+    let first = try #require(try cli.workout()["id"] as? String)
+    cli.ok("end")
+    cli.ok("start", "Upper Back")
+    let second = try #require(try cli.workout()["id"] as? String)
+    #expect(cli.ok("__complete", "workouts", "--", "") == "\(second)\n")
+    let common = String(first.prefix(2))
+    #expect(cli.ok("__complete", "workouts", "--", common) == "\(second)\n\(first)\n")
+    #expect(cli.ok("__complete", "workouts", "--", first) == "\(first)\n")
   }
 
   /// Upper Body (Bench Press, Push-up, Plank) with a workout in progress, and Upper Back.

@@ -97,14 +97,16 @@ enum AuditCommands {
       OptionSpec("log", value: "EXERCISE", help: "Only this exercise (name or log id)"), asOf,
     ]
   ) { invocation in
-    let session = try JournalSession(
+    let reference = invocation.arguments.positionals.first
+    let session = try JournalSession.naming(
+      workout: reference,
       invocation,
-      scope: StateScope(workouts: Array(invocation.arguments.positionals.prefix(1)))
+      scope: StateScope(latestWorkout: reference == nil, workouts: reference.map { [$0] } ?? [])
     )
     try invocation.expectPositionals(atMost: 1)
     let state = session.state()
     let workout: WorkoutState
-    guard let reference = invocation.arguments.positionals.first else {
+    guard let reference else {
       guard let latest = state.latestLiveWorkout else {
         throw CommandError("no workout yet", hint: "start one with 'journal start SPLIT'")
       }

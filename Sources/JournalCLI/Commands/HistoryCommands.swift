@@ -39,7 +39,7 @@ enum HistoryCommands {
         now: session.now
       )
     }
-    var session = try JournalSession(invocation, scope: scope)
+    var session = try JournalSession.naming(workout: workout, invocation, scope: scope)
     let reversal: Journal.Reversal
     do {
       reversal = try undo(session)

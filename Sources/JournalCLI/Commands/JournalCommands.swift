@@ -27,7 +27,10 @@ enum JournalCommands {
     _ = try EventLog.create(at: url)
     var added: [String] = []
     if invocation.arguments.flag("starter") {
-      added = try SplitCommands.addStarters(JournalSession(invocation), invocation)
+      added = try SplitCommands.addStarters(
+        JournalSession(invocation, scope: .splits),
+        invocation
+      )
     }
     if invocation.wantsJSON {
       var object: [String: Any] = ["journal": url.path, "created": !existed]

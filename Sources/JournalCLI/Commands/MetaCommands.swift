@@ -72,7 +72,7 @@ enum MetaCommands {
     abstract: "List completion values that start with PREFIX, one a line (completion scripts)",
     arguments: "KIND [SPLIT] PREFIX",
     discussion: """
-      Reads the journal and never writes to it. KIND is splits, split-exercises (of SPLIT),
+      Reads the journal (through its saved state when it has one) and never writes to it. KIND is splits, split-exercises (of SPLIT),
       workout-exercises (of the workout in progress), exercises, workouts, documents,
       library or commands. Values are matched by prefix, ignoring case.
       """,
@@ -93,7 +93,7 @@ enum MetaCommands {
     case "library": values = ExerciseLibrary.exercises.map(\.name)
     case "commands": values = CommandCatalog.firstWords
     default:
-      values = try journalValues(kind, split: words.first, invocation)
+      values = try journalValues(kind, split: words.first, prefix: prefix, invocation)
     }
     let lower = prefix.lowercased()
     var seen = Set<String>()
@@ -127,13 +127,28 @@ enum MetaCommands {
   }
 
   /// The values of `kind` read from the journal, which is only read: no writer is opened.
+  ///
+  /// A journal with a saved state is read through it, loading only the streams `kind` needs:
+  /// the splits, the open and latest workouts, and the workouts whose id starts with the typed
+  /// prefix (all of them only for an empty prefix of `workouts`, which lists the open and
+  /// latest ones). When the state is current, as after any command on this device, nothing is
+  /// written; when other devices appended since, the state (a local cache) catches up as any
+  /// read does. A journal without a saved state is read whole, and none is made.
   static func journalValues(
     _ kind: String,
     split: String?,
+    prefix: String,
     _ invocation: Invocation
   ) throws -> [String] {
-    let store = try FileEventStore(url: try JournalSession.journalURL(invocation))
-    let journal = try Journal(store: store, newID: { "" })
+    let url = try JournalSession.journalURL(invocation)
+    let store = try FileEventStore(url: url)
+    let head = url.appendingPathComponent(SavedState.folder).appendingPathComponent("head")
+    var scope = StateScope(openWorkouts: true, latestWorkout: true)
+    if kind == "workouts" || kind == "documents", !prefix.isEmpty { scope.workouts = [prefix] }
+    let journal =
+      FileManager.default.fileExists(atPath: head.path)
+      ? try Journal.open(store: store, scope: scope, newID: { "" })
+      : try Journal(store: store, newID: { "" })
     let state = journal.state()
     switch kind {
     case "splits":

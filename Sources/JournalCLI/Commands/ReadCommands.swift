@@ -11,7 +11,8 @@ enum ReadCommands {
     arguments: "[WORKOUT]",
     options: [OptionSpec("as-of", value: "EVENT|TIME", help: "Show it as it was then")]
   ) { invocation in
-    let session = try JournalSession(
+    let session = try JournalSession.naming(
+      workout: invocation.arguments.positionals.first,
       invocation,
       scope: StateScope(
         openWorkouts: true,

@@ -15,7 +15,7 @@ enum SplitCommands {
       back. With nothing to add it says so and changes nothing.
       """
   ) { invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession(invocation, scope: .splits)
     try invocation.expectPositionals(atMost: 0)
     let added = try addStarters(session, invocation)
     if invocation.wantsJSON {

@@ -148,7 +148,11 @@ enum WorkoutCommands {
     abstract: "End the workout, keeping progress (open exercises become skipped)",
     options: [CommonOptions.workout]
   ) { invocation in
-    let session = try JournalSession(invocation, scope: .workout(invocation.string("workout")))
+    let session = try JournalSession.naming(
+      workout: invocation.string("workout"),
+      invocation,
+      scope: .workout(invocation.string("workout"))
+    )
     try invocation.expectPositionals(atMost: 0)
     let events = try session.execute(
       .endWorkout(workout: invocation.string("workout")),
@@ -172,7 +176,8 @@ enum WorkoutCommands {
     abstract: "Delete a workout (a stub remains; undo brings it back)",
     arguments: "WORKOUT"
   ) { invocation in
-    let session = try JournalSession(
+    let session = try JournalSession.naming(
+      workout: invocation.arguments.positionals.first,
       invocation,
       scope: StateScope(workouts: Array(invocation.arguments.positionals.prefix(1)))
     )
@@ -240,7 +245,11 @@ enum WorkoutCommands {
       CommonOptions.workout,
     ]
   ) { invocation in
-    let session = try JournalSession(invocation, scope: .workout(invocation.string("workout")))
+    let session = try JournalSession.naming(
+      workout: invocation.string("workout"),
+      invocation,
+      scope: .workout(invocation.string("workout"))
+    )
     try invocation.expectPositionals(atMost: 0)
     let sourceText = invocation.string("source") ?? MetricSource.phoneEstimate.rawValue
     guard let source = MetricSource(rawValue: sourceText) else {
@@ -284,7 +293,11 @@ enum WorkoutCommands {
     _ make: (String?, String?) throws -> JournalCommand,
     headline: (WorkoutLogDocument, WorkoutState) -> String
   ) throws -> Int32 {
-    let session = try JournalSession(invocation, scope: .workout(invocation.string("workout")))
+    let session = try JournalSession.naming(
+      workout: invocation.string("workout"),
+      invocation,
+      scope: .workout(invocation.string("workout"))
+    )
     try invocation.expectPositionals(atMost: 1)
     let exercise = invocation.arguments.positionals.first
     let command = try make(invocation.string("workout"), exercise)

@@ -195,7 +195,7 @@ extension JournalState {
   /// prefix), or nil when none fits.
   ///
   /// - Throws: ``CommandError`` listing the candidates when several fit.
-  static func pickName(
+  package static func pickName(
     _ reference: String,
     among names: [String],
     what: String
