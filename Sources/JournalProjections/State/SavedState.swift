@@ -39,8 +39,6 @@ package final class SavedState: @unchecked Sendable {
   package private(set) var head = Head()
   /// Why the last ``open(journal:store:)`` read everything, nil when it caught up.
   package private(set) var rebuiltBecause: String?
-  /// The decoded reverts, once read.
-  private var revertsCache: [FoldEvent]?
   /// What this catch-up's read set aside that the head does not hold.
   private var tailNotices: [String] = []
 
@@ -137,7 +135,6 @@ package final class SavedState: @unchecked Sendable {
       if errno == EINTR { continue }
       throw Unavailable(reason: "cannot lock '\(path)'")
     }
-    revertsCache = nil
     return try body()
   }
 
@@ -171,9 +168,8 @@ package final class SavedState: @unchecked Sendable {
   /// Starts again from every stored event.
   private func rebuild(because reason: String) throws {
     rebuiltBecause = reason
-    revertsCache = nil
     tailNotices = []
-    for relative in ["head", "catalogue", "streams", "ids"] {
+    for relative in ["head", "catalogue", "streams", "ids", "named", "reverts"] {
       let path = files.absolute(relative)
       if FileManager.default.fileExists(atPath: path) {
         try FileManager.default.removeItem(atPath: path)
@@ -193,63 +189,83 @@ package final class SavedState: @unchecked Sendable {
   /// Folds `events` (stored events after the head's positions, in merge order) into the
   /// state, and moves the positions to `positions`.
   ///
+  /// Each event goes to its stream's file. A revert goes to the file of every stream whose
+  /// events it names, directly or through the reverts it names, so that a stream's file holds
+  /// every event that decides its fold. A revert that names an event not seen yet is put in
+  /// that event's stream when the event arrives.
+  ///
   /// - Throws: ``Untrusted`` when the state cannot follow without a full read: a file of it
   ///   does not check, or a revert changed whether the event that set the fold's `now` counts.
   private func ingest(_ events: [StoredEvent], positions: [String: DevicePosition]) throws {
     var head = self.head
-    var byStream: [String: [StoredEvent]] = [:]
-    var ids: [String: [(String, String)]] = [:]
+    var streamsOf = BucketedMap(files: files, folder: "ids")
+    var namedBy = BucketedMap(files: files, folder: "named")
+    var revertRecords: [String: StoredEvent] = [:]
+    var additions: [String: [StoredEvent]] = [:]
+    // (event id, stream it was just put in): whose namers must follow it there.
+    var placed: [(String, String)] = []
     var reverts: [StoredEvent] = []
     for event in events {
       guard Self.isStorable(event.stream) else {
         throw Untrusted(reason: "stream '\(event.stream)' cannot be named in the saved state")
       }
-      byStream[event.stream, default: []].append(event)
-      ids[Self.bucket(of: event.id), default: []].append((event.id, event.stream))
-      if event.type == JournalEvent.TypeName.eventsReverted { reverts.append(event) }
       let key = Self.mergeKey(event)
       if head.frontier.map({ key > $0 }) ?? true { head.frontier = key }
-      if !event.stream.hasPrefix("workout:"), event.stream != "history",
-        !head.splits.contains(event.stream)
-      {
+      if event.type == JournalEvent.TypeName.eventsReverted {
+        reverts.append(event)
+        continue
+      }
+      if !event.stream.hasPrefix("workout:"), !head.splits.contains(event.stream) {
         head.splits.append(event.stream)
       }
+      if try streamsOf.values(of: event.id).isEmpty {
+        try streamsOf.set(event.id, [event.stream])
+      }
+      additions[event.stream, default: []].append(event)
+      placed.append((event.id, event.stream))
     }
     head.splits.sort()
-    // The id index first: the reverts below find the streams of the events they name in it.
-    for (bucket, entries) in ids { try addIDs(entries, to: bucket) }
-
-    // Whether a revert among the new events changes which older events count.
-    let oldReverts = try decodedReverts()
-    var touched = Set(byStream.keys)
-    var changed: Set<String> = []
-    if !reverts.isEmpty {
-      var newReverts: [FoldEvent] = []
-      for revert in reverts {
-        if case .success(let decoded) = Journal.decode(revert, upcaster: upcaster) {
-          newReverts += decoded
+    for revert in reverts {
+      revertRecords[revert.id] = revert
+      var placements: [String] = []
+      for named in namedIDs(revert) {
+        try namedBy.add(named, revert.id)
+        for stream in try streamsOf.values(of: named) where !placements.contains(stream) {
+          placements.append(stream)
         }
       }
-      let allReverts = (oldReverts + newReverts).sorted { $0.precedes($1) }
-      let before = Replayer.cancelledEvents(in: oldReverts)
-      let after = Replayer.cancelledEvents(in: allReverts)
-      changed = Set(before.keys.filter { after[$0] == nil })
-      changed.formUnion(after.keys.filter { before[$0] == nil })
-      for id in changed {
-        guard let stream = try stream(of: id) else { continue }
-        touched.insert(stream)
+      try streamsOf.set(revert.id, placements)
+      for stream in placements {
+        additions[stream, default: []].append(revert)
+        placed.append((revert.id, stream))
       }
-      revertsCache = allReverts
     }
+    try storeReverts(reverts)
+    // Reverts that named an event before it arrived follow it into its stream.
+    while let (id, stream) = placed.popLast() {
+      for namer in try namedBy.values(of: id) {
+        var placements = try streamsOf.values(of: namer)
+        guard !placements.contains(stream) else { continue }
+        guard let record = try revertRecords[namer] ?? loadRevert(namer) else { continue }
+        revertRecords[namer] = record
+        placements.append(stream)
+        try streamsOf.set(namer, placements)
+        additions[stream, default: []].append(record)
+        placed.append((namer, stream))
+      }
+    }
+    try streamsOf.save()
+    try namedBy.save()
 
     // Each touched stream: its events merged with the new ones, in merge order, no id twice.
     var newNow = head.now
-    var folded: [String: [StoredEvent]] = [:]
-    for stream in touched.sorted() {
-      var held = try streamEvents(stream)
+    var catalogue: [String: WorkoutEntry]?
+    for stream in additions.keys.sorted() {
+      let old = try streamEvents(stream)
+      var held = old
       var known = Set(held.map(\.id))
       var added: [StoredEvent] = []
-      for event in byStream[stream] ?? [] {
+      for event in additions[stream] ?? [] {
         guard known.insert(event.id).inserted else {
           // Read again (a state written over by another command), or a true duplicate.
           if !held.contains(where: {
@@ -261,88 +277,66 @@ package final class SavedState: @unchecked Sendable {
         }
         added.append(event)
       }
-      if !added.isEmpty {
-        head.events += added.count
-        held += added
-        held.sort { Self.mergeKey($0) < Self.mergeKey($1) }
-        try writeStream(stream, held)
-      }
-      folded[stream] = held
-    }
+      guard !added.isEmpty else { continue }
+      head.events += added.count { $0.stream == stream }
+      held += added
+      held.sort { Self.mergeKey($0) < Self.mergeKey($1) }
+      try writeStream(stream, held)
 
-    // The fold's `now`: the latest record time of an event in effect.
-    let cancelled = Replayer.cancelledEvents(in: revertsCache ?? oldReverts)
-    for event in events where cancelled[event.id] == nil {
-      if newNow.map({ event.milliseconds > $0 }) ?? true { newNow = event.milliseconds }
-    }
-    if !changed.isEmpty {
-      for stream in touched {
-        for event in folded[stream] ?? [] where changed.contains(event.id) {
-          // An event whose cancellation changed and that may have been the latest in
-          // effect: the new `now` needs every stream, so read everything.
-          if let now = head.now, event.milliseconds >= now {
+      // The fold's `now`: the latest record time of an event in effect. An event whose
+      // cancellation changed and that may have set it needs every stream: read everything.
+      let decoded = held.flatMap { stored in
+        (try? Journal.decode(stored, upcaster: upcaster).get()) ?? []
+      }
+      let before = Replayer.cancelledEvents(in: Self.reverts(in: old, upcaster: upcaster))
+      let after = Replayer.cancelledEvents(in: decoded)
+      if let now = head.now {
+        for event in old where (before[event.id] == nil) != (after[event.id] == nil) {
+          if event.milliseconds >= now {
             throw Untrusted(reason: "a revert changed the latest event in effect")
           }
         }
       }
+      for event in added where after[event.id] == nil {
+        if newNow.map({ event.milliseconds > $0 }) ?? true { newNow = event.milliseconds }
+      }
+      if stream.hasPrefix("workout:") {
+        var entries = try catalogue ?? loadCatalogue()
+        try catalogueWorkout(stream, held: held, decoded: decoded, in: &entries, head: &head)
+        catalogue = entries
+      }
+    }
+    // A revert that names nothing known is in no stream, and counts for `now` alone.
+    for revert in reverts where try streamsOf.values(of: revert.id).isEmpty {
+      if newNow.map({ revert.milliseconds > $0 }) ?? true { newNow = revert.milliseconds }
     }
     head.now = newNow
 
-    // Recent streams per device, for undo.
-    for event in events where event.stream != "history" || !Self.isUndo(event) {
+    // Recent streams per device, for undo: the streams of its events, and those its reverts
+    // (but undo's, which undo passes over) went to.
+    for event in events {
+      let streams: [String]
+      if event.type == JournalEvent.TypeName.eventsReverted {
+        if Self.isUndo(event) { continue }
+        streams = try streamsOf.values(of: event.id)
+      } else {
+        streams = [event.stream]
+      }
       let key = Self.mergeKey(event)
       var list = head.recent[event.device] ?? []
-      if let index = list.firstIndex(where: { $0.stream == event.stream }) {
-        if list[index].last < key { list[index].last = key }
-      } else {
-        list.append(RecentStream(stream: event.stream, last: key))
+      for stream in streams {
+        if let index = list.firstIndex(where: { $0.stream == stream }) {
+          if list[index].last < key { list[index].last = key }
+        } else {
+          list.append(RecentStream(stream: stream, last: key))
+        }
       }
       list.sort { $0.last > $1.last }
       if list.count > Self.recentLimit { list.removeLast(list.count - Self.recentLimit) }
       head.recent[event.device] = list
     }
 
-    // The catalogue of the touched workouts.
-    let workoutStreams = touched.filter { $0.hasPrefix("workout:") }
-    if !workoutStreams.isEmpty {
-      var catalogue = try loadCatalogue()
-      for stream in workoutStreams {
-        let id = FoldEvent.streamID(of: stream)
-        var decoded: [FoldEvent] = []
-        var failure: String?
-        for stored in folded[stream] ?? [] {
-          switch Journal.decode(stored, upcaster: upcaster) {
-          case .success(let events): decoded += events
-          case .failure(let error): failure = failure ?? "\(stored.location): \(error.reason)"
-          }
-        }
-        if let failure {
-          head.quarantined[stream] = failure
-          catalogue[id] = nil
-          continue
-        }
-        head.quarantined[stream] = nil
-        // Reverts act before the fold: leaving the cancelled events out is folding them.
-        let state = Replayer.fold(decoded.filter { cancelled[$0.storedID] == nil })
-        if let workout = state.workouts[id] {
-          let mark: Character =
-            workout.deletedAt != nil ? "d" : workout.document.status.isResolved ? "c" : "o"
-          var activity = workout.document.start
-          for log in workout.document.logs {
-            for entry in log.setEntries ?? [] where entry.completedAt > activity {
-              activity = entry.completedAt
-            }
-          }
-          catalogue[id] = WorkoutEntry(
-            id: id,
-            start: workout.document.start.milliseconds,
-            activity: activity.milliseconds,
-            mark: mark
-          )
-        } else {
-          catalogue[id] = nil
-        }
-      }
+    if let catalogue {
       head.open = catalogue.values.filter { $0.mark == "o" }.map(\.id).sorted()
       head.latest =
         catalogue.values.filter { $0.mark != "d" }
@@ -352,6 +346,93 @@ package final class SavedState: @unchecked Sendable {
     head.positions = positions
     try saveHead(head)
     self.head = head
+  }
+
+  /// Lists the workout of `stream` in the catalogue as `decoded`, its events and reverts,
+  /// fold it; a stream with an event that does not decode is quarantined instead.
+  private func catalogueWorkout(
+    _ stream: String,
+    held: [StoredEvent],
+    decoded: [FoldEvent],
+    in catalogue: inout [String: WorkoutEntry],
+    head: inout Head
+  ) throws {
+    let id = FoldEvent.streamID(of: stream)
+    for stored in held where stored.stream == stream {
+      if case .failure(let error) = Journal.decode(stored, upcaster: upcaster) {
+        head.quarantined[stream] = "\(stored.location): \(error.reason)"
+        catalogue[id] = nil
+        return
+      }
+    }
+    head.quarantined[stream] = nil
+    guard let workout = Replayer.fold(decoded).workouts[id] else {
+      catalogue[id] = nil
+      return
+    }
+    let mark: Character =
+      workout.deletedAt != nil ? "d" : workout.document.status.isResolved ? "c" : "o"
+    var activity = workout.document.start
+    for log in workout.document.logs {
+      for entry in log.setEntries ?? [] where entry.completedAt > activity {
+        activity = entry.completedAt
+      }
+    }
+    catalogue[id] = WorkoutEntry(
+      id: id,
+      start: workout.document.start.milliseconds,
+      activity: activity.milliseconds,
+      mark: mark
+    )
+  }
+
+  /// The reverts among `events`, decoded.
+  private static func reverts(in events: [StoredEvent], upcaster: Upcaster) -> [FoldEvent] {
+    events.filter { $0.type == JournalEvent.TypeName.eventsReverted }.flatMap { stored in
+      (try? Journal.decode(stored, upcaster: upcaster).get()) ?? []
+    }
+  }
+
+  /// The ids a stored revert names, as the fold reads them; none when it does not decode.
+  func namedIDs(_ revert: StoredEvent) -> [String] {
+    let decoded = (try? Journal.decode(revert, upcaster: upcaster).get()) ?? []
+    return decoded.flatMap { event -> [String] in
+      if case .eventsReverted(let reverted) = event.event { return reverted.eventIDs }
+      return []
+    }
+  }
+
+  /// Keeps the records of `reverts` by id (`reverts/<bucket>`), for the streams whose events
+  /// arrive after them.
+  private func storeReverts(_ reverts: [StoredEvent]) throws {
+    let byBucket = Dictionary(grouping: reverts) { Self.bucket(of: $0.id) }
+    for (bucket, records) in byBucket {
+      var held = try heldReverts(bucket)
+      for record in records where !held.contains(where: { $0.id == record.id }) {
+        held.append(record)
+      }
+      var body: [UInt8] = []
+      for record in held { body += try Self.encodeEvent(record) + [UInt8(ascii: "\n")] }
+      try write("reverts/" + bucket, body)
+    }
+  }
+
+  private func loadRevert(_ id: String) throws -> StoredEvent? {
+    try heldReverts(Self.bucket(of: id)).first { $0.id == id }
+  }
+
+  private func heldReverts(_ bucket: String) throws -> [StoredEvent] {
+    let relative = "reverts/" + bucket
+    guard let bytes = try files.read(relative) else { return [] }
+    guard let body = Self.checked(bytes) else {
+      throw Untrusted(reason: "'\(relative)' does not match its checksum")
+    }
+    return try body.split(separator: UInt8(ascii: "\n")).map { line in
+      guard let event = Self.decodeEvent(line) else {
+        throw Untrusted(reason: "'\(relative)' holds an unreadable event")
+      }
+      return event
+    }
   }
 
   /// Folds events this process just appended: moves the device's position when nothing
@@ -391,7 +472,6 @@ package final class SavedState: @unchecked Sendable {
 
   private func heldEvents(for scope: StateScope) throws -> [StoredEvent] {
     var streams = Set(head.splits)
-    streams.insert("history")
     if scope.openWorkouts { for id in head.open { streams.insert("workout:\(id)") } }
     if scope.latestWorkout, let latest = head.latest { streams.insert("workout:\(latest)") }
     if !scope.workouts.isEmpty || scope.day != nil {
@@ -407,8 +487,14 @@ package final class SavedState: @unchecked Sendable {
     if let device = scope.recentActionsOf {
       for recent in head.recent[device] ?? [] { streams.insert(recent.stream) }
     }
+    // A revert is in the file of every stream it concerns: each is read once.
     var events: [StoredEvent] = []
-    for stream in streams.sorted() { events += try streamEvents(stream) }
+    var seen: Set<String> = []
+    for stream in streams.sorted() {
+      for event in try streamEvents(stream) where seen.insert(event.id).inserted {
+        events.append(event)
+      }
+    }
     events.sort { Self.mergeKey($0) < Self.mergeKey($1) }
     return events
   }
@@ -468,6 +554,10 @@ package final class SavedState: @unchecked Sendable {
 
   /// Writes `body` followed by a line with its checksum.
   private func write(_ relative: String, _ body: [UInt8]) throws {
+    try Self.write(files, relative, body)
+  }
+
+  static func write(_ files: DocumentTreeWriter, _ relative: String, _ body: [UInt8]) throws {
     var bytes = body
     if bytes.last != UInt8(ascii: "\n"), !bytes.isEmpty { bytes.append(UInt8(ascii: "\n")) }
     bytes += Array("checksum \(XXH64.hex(bytes))\n".utf8)
@@ -497,7 +587,9 @@ package final class SavedState: @unchecked Sendable {
     }
     var events: [StoredEvent] = []
     for line in body.split(separator: UInt8(ascii: "\n")) {
-      guard let event = Self.decodeEvent(line), event.stream == stream else {
+      guard let event = Self.decodeEvent(line),
+        event.stream == stream || event.type == JournalEvent.TypeName.eventsReverted
+      else {
         throw Untrusted(reason: "'\(relative)' holds an unreadable event")
       }
       events.append(event)
@@ -514,31 +606,73 @@ package final class SavedState: @unchecked Sendable {
     try write(Self.streamPath(stream), body)
   }
 
-  /// The stream of the stored event `id`, from the id index.
-  private func stream(of id: String) throws -> String? {
-    try loadIDs(Self.bucket(of: id))[id]
-  }
+  /// A map from ids to lists of strings kept in bucket files (`<folder>/<bucket>`, one
+  /// `id<TAB>value<TAB>value…` line an id): buckets are read when first asked and written
+  /// by ``save()`` when changed.
+  struct BucketedMap {
+    let files: DocumentTreeWriter
+    let folder: String
+    private var buckets: [String: [String: [String]]] = [:]
+    private var changed: Set<String> = []
 
-  private func loadIDs(_ bucket: String) throws -> [String: String] {
-    let relative = "ids/" + bucket
-    guard let bytes = try files.read(relative) else { return [:] }
-    guard let body = Self.checked(bytes) else {
-      throw Untrusted(reason: "'\(relative)' does not match its checksum")
+    init(files: DocumentTreeWriter, folder: String) {
+      self.files = files
+      self.folder = folder
     }
-    var ids: [String: String] = [:]
-    for line in body.split(separator: UInt8(ascii: "\n")) {
-      let parts = line.split(separator: UInt8(ascii: "\t"), maxSplits: 1)
-      guard parts.count == 2 else { throw Untrusted(reason: "'\(relative)' is unreadable") }
-      ids[String(decoding: parts[0], as: UTF8.self)] = String(decoding: parts[1], as: UTF8.self)
-    }
-    return ids
-  }
 
-  private func addIDs(_ entries: [(String, String)], to bucket: String) throws {
-    var ids = try loadIDs(bucket)
-    for (id, stream) in entries where ids[id] == nil { ids[id] = stream }
-    let body = ids.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)\n" }.joined()
-    try write("ids/" + bucket, Array(body.utf8))
+    mutating func values(of id: String) throws -> [String] {
+      try bucket(of: id)[id] ?? []
+    }
+
+    mutating func set(_ id: String, _ values: [String]) throws {
+      let name = SavedState.bucket(of: id)
+      _ = try bucket(of: id)
+      buckets[name, default: [:]][id] = values
+      changed.insert(name)
+    }
+
+    /// Adds `value` to the values of `id` unless it is there.
+    mutating func add(_ id: String, _ value: String) throws {
+      var values = try values(of: id)
+      guard !values.contains(value) else { return }
+      values.append(value)
+      try set(id, values)
+    }
+
+    private mutating func bucket(of id: String) throws -> [String: [String]] {
+      let name = SavedState.bucket(of: id)
+      if let loaded = buckets[name] { return loaded }
+      let relative = folder + "/" + name
+      var entries: [String: [String]] = [:]
+      if let bytes = try files.read(relative) {
+        guard let body = SavedState.checked(bytes) else {
+          throw Untrusted(reason: "'\(relative)' does not match its checksum")
+        }
+        for line in body.split(separator: UInt8(ascii: "\n")) {
+          let parts = line.split(
+            separator: UInt8(ascii: "\t"),
+            omittingEmptySubsequences: false
+          ).map { String(decoding: $0, as: UTF8.self) }
+          guard let id = parts.first, !id.isEmpty else {
+            throw Untrusted(reason: "'\(relative)' is unreadable")
+          }
+          entries[id] = parts.dropFirst().filter { !$0.isEmpty }
+        }
+      }
+      buckets[name] = entries
+      return entries
+    }
+
+    /// Writes the buckets that changed.
+    func save() throws {
+      for name in changed.sorted() {
+        let entries = buckets[name] ?? [:]
+        let body = entries.sorted { $0.key < $1.key }.map { id, values in
+          ([id] + values).joined(separator: "\t") + "\n"
+        }.joined()
+        try SavedState.write(files, folder + "/" + name, Array(body.utf8))
+      }
+    }
   }
 
   func loadCatalogue() throws -> [String: WorkoutEntry] {
@@ -564,21 +698,6 @@ package final class SavedState: @unchecked Sendable {
       "\(entry.id)\t\(entry.start)\t\(entry.activity)\t\(entry.mark)\n"
     }.joined()
     try write("catalogue", Array(body.utf8))
-  }
-
-  /// Every revert held, decoded, in merge order.
-  private func decodedReverts() throws -> [FoldEvent] {
-    if let revertsCache { return revertsCache }
-    var decoded: [FoldEvent] = []
-    for stored in try streamEvents("history") {
-      if case .success(let events) = Journal.decode(stored, upcaster: upcaster) {
-        decoded += events.filter {
-          if case .eventsReverted = $0.event { true } else { false }
-        }
-      }
-    }
-    revertsCache = decoded
-    return decoded
   }
 
   // MARK: - Encoding
@@ -670,35 +789,48 @@ package final class SavedState: @unchecked Sendable {
 
 /// What a command needs folded: the streams it reads or writes.
 ///
-/// Every scope holds every split and every revert; ``everything`` holds every stream.
-package struct StateScope: Sendable, Hashable {
+/// A journal opened with a scope (``Journal/open(store:scope:newID:)``) reads the events of
+/// those streams from the saved state beside the journal, not the whole history. Every scope
+/// holds every split and every revert; ``all`` holds every stream.
+///
+/// ```swift
+/// // Record a set on the watch: only the open workouts are read.
+/// let journal = try Journal.open(store: store, scope: .workout(nil), newID: ids.next)
+/// try journal.execute(.completeSet(workout: nil, exercise: nil, SetActuals(reps: 8)),
+///                     device: "watch", now: Date())
+/// ```
+public struct StateScope: Sendable, Hashable {
   /// Every stream: the whole history.
-  package var everything = false
+  public var everything = false
   /// The workouts in progress.
-  package var openWorkouts = false
+  public var openWorkouts = false
   /// The latest live workout.
-  package var latestWorkout = false
+  public var latestWorkout = false
   /// Workouts named by id or id prefix.
-  package var workouts: [String] = []
+  public var workouts: [String] = []
   /// The streams a device acted on last, for `undo`.
-  package var recentActionsOf: String?
+  public var recentActionsOf: String?
   /// The workouts a day's snapshot reads.
-  package var day: Day?
+  public var day: Day?
 
   /// A local day, and the moment after which workouts are not counted.
-  package struct Day: Sendable, Hashable {
-    package var start: Date
-    package var end: Date
-    package var horizon: Date
+  ///
+  /// ``TodayProjection/scope(at:timeZone:)`` makes one.
+  public struct Day: Sendable, Hashable {
+    public var start: Date
+    public var end: Date
+    public var horizon: Date
 
-    package init(start: Date, end: Date, horizon: Date) {
+    /// A day from `start` to `end`, counting workouts started by `horizon`.
+    public init(start: Date, end: Date, horizon: Date) {
       self.start = start
       self.end = end
       self.horizon = horizon
     }
   }
 
-  package init(
+  /// A scope of the given streams.
+  public init(
     everything: Bool = false,
     openWorkouts: Bool = false,
     latestWorkout: Bool = false,
@@ -715,15 +847,15 @@ package struct StateScope: Sendable, Hashable {
   }
 
   /// The whole history.
-  package static let all = StateScope(everything: true)
+  public static let all = StateScope(everything: true)
 
   /// What a command about one workout needs: the workout `reference` names, else the open
   /// ones, else the latest (corrections after the fact).
-  package static func workout(_ reference: String?) -> StateScope {
+  public static func workout(_ reference: String?) -> StateScope {
     StateScope(openWorkouts: true, latestWorkout: true, workouts: reference.map { [$0] } ?? [])
   }
 
   /// What a command that edits splits or starts a workout needs: the splits (every scope
   /// holds them) and the open workouts.
-  package static let splits = StateScope(openWorkouts: true)
+  public static let splits = StateScope(openWorkouts: true)
 }

@@ -49,8 +49,13 @@ extension Journal {
   /// streams the command touches are read and folded. ``StateScope/all`` reads the whole history, as does a journal
   /// whose saved state cannot be written.
   ///
+  /// - Parameters:
+  ///   - store: the journal folder's store.
+  ///   - scope: the streams the command reads or writes.
+  ///   - newID: makes fresh ULIDs for events and new ids.
+  /// - Returns: a journal whose ``history`` holds the events of `scope`.
   /// - Throws: the store's errors.
-  package static func open(
+  public static func open(
     store: FileEventStore,
     scope: StateScope,
     newID: @escaping () -> String

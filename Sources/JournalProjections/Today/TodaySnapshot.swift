@@ -126,7 +126,12 @@ public enum TodayProjection {
   }
 
   /// The workouts a snapshot at `moment` reads, as a scope of the saved state.
-  package static func scope(at moment: Date, timeZone: TimeZone) -> StateScope {
+  ///
+  /// - Parameters:
+  ///   - moment: a moment of the day to report.
+  ///   - timeZone: the zone the day is read in.
+  /// - Returns: the scope to open the journal with before ``snapshot(of:at:timeZone:)``.
+  public static func scope(at moment: Date, timeZone: TimeZone) -> StateScope {
     let (_, start, end) = day(at: moment, timeZone: timeZone)
     return StateScope(day: StateScope.Day(start: start, end: end, horizon: max(moment, end)))
   }

@@ -209,6 +209,74 @@ import Testing
     }
   }
 
+  /// A sync service delivering each device's files late and in any order: reverts arrive
+  /// before the events they name, and a device's events land before the state's end.
+  @Test(arguments: 1...6 as ClosedRange<UInt64>)
+  func lateDeliveriesFoldAsAFullReplay(seed: UInt64) throws {
+    let source = try Fixture(seed: seed)
+    let target = try Fixture(seed: seed)
+    let split = try #require(
+      try source.full().execute(
+        .createSplit(
+          SplitSettings(name: "Legs", color: "blue", systemImage: "figure"),
+          exercises: [ExercisePlan(name: "Squat", sets: 3, reps: 5, weight: 80, loadType: .weight)]
+        ),
+        device: "phone",
+        now: Date()
+      ).first?.streamID
+    )
+    let devices = ["phone", "watch", "laptop"]
+    for step in 0..<80 {
+      let device = devices[Int(source.random.next() % 3)]
+      let journal = try source.full()
+      switch source.random.next() % 10 {
+      case 0, 1: _ = try? journal.undo(device: device, now: Date())
+      case 2: _ = try? journal.redo(device: device, now: Date())
+      case 3:
+        // Back past a random event, naming events of every device.
+        if let point = journal.history.dropLast(1).randomElement(using: &source.random) {
+          _ = try? journal.rewind(to: .event(point.id), device: device, now: Date())
+        }
+      default:
+        _ = try? journal.execute(
+          Self.command(&source.random, split: split),
+          device: device,
+          now: Date()
+        )
+      }
+      // The sync service brings one device's files over, as they are now.
+      if source.random.next() % 3 == 0 {
+        let delivered = devices[Int(source.random.next() % 3)]
+        let from = source.url.appendingPathComponent("devices/\(delivered)")
+        let to = target.url.appendingPathComponent("devices/\(delivered)")
+        if FileManager.default.fileExists(atPath: from.path) {
+          try? FileManager.default.removeItem(at: to)
+          try FileManager.default.copyItem(at: from, to: to)
+        }
+        let scopes = [StateScope.workout(nil), StateScope(recentActionsOf: device)]
+        let scope = scopes[Int(source.random.next() % 2)]
+        try Self.expectAgrees(
+          target.scoped(scope),
+          target.full(),
+          scope,
+          "seed \(seed), step \(step), delivered \(delivered)"
+        )
+      }
+    }
+    for delivered in devices {
+      let from = source.url.appendingPathComponent("devices/\(delivered)")
+      let to = target.url.appendingPathComponent("devices/\(delivered)")
+      guard FileManager.default.fileExists(atPath: from.path) else { continue }
+      try? FileManager.default.removeItem(at: to)
+      try FileManager.default.copyItem(at: from, to: to)
+    }
+    let full = try target.full()
+    for id in full.state().workouts.keys.sorted() {
+      let scope = StateScope(workouts: [id])
+      try Self.expectAgrees(target.scoped(scope), full, scope, "seed \(seed), workout \(id)")
+    }
+  }
+
   /// Cuts or flips one byte of one file of the state.
   static func damageAFile(in folder: URL, random: inout SplitMix64) throws {
     guard
