@@ -231,6 +231,7 @@ enum AuditCommands {
     invocation.console.print(AuditOutput.blame(lines, width: invocation.console.width))
     return ExitStatus.success
   }
+  .completing([.documents])
 
   /// Members of a workout document that a split document does not have: a FIELD starting
   /// with one makes blame read a split's name as its latest workout.

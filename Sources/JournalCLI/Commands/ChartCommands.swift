@@ -153,4 +153,5 @@ enum ChartCommands {
     }
     return ExitStatus.success
   }
+  .completing([.exercises])
 }

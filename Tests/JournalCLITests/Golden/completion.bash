@@ -616,6 +616,7 @@ _journal() {
         return 0
       fi
       case $position in
+        0) _journal_values documents "$cur" "${journal[@]}" ;;
       esac
       ;;
     'diff')
@@ -661,7 +662,7 @@ _journal() {
         return 0
       fi
       case $position in
-        0) _journal_values workout-exercises "$cur" "${journal[@]}" ;;
+        0) _journal_values exercises "$cur" "${journal[@]}" ;;
       esac
       ;;
     'export')

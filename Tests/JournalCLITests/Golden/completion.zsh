@@ -1046,6 +1046,7 @@ _journal() {
         return 0
       fi
       case $position in
+        (0) _journal_values documents "$cur" $journal ;;
       esac
       ;;
     ('diff'))
@@ -1125,7 +1126,7 @@ _journal() {
         return 0
       fi
       case $position in
-        (0) _journal_values workout-exercises "$cur" $journal ;;
+        (0) _journal_values exercises "$cur" $journal ;;
       esac
       ;;
     ('export'))
