@@ -166,13 +166,14 @@ enum AuditCommands {
     abstract: "Which event last changed each field of a split or workout document",
     arguments: "WHAT [FIELD]",
     discussion: """
-      WHAT is a split by name, a workout by its split's name (that split's latest workout),
-      either by id prefix, or a document path relative to the tree: 'Splits/<id>.json',
-      'Workouts/YYYY/MM/<id>.json' or 'Stubs/…'. A split's name means the split, unless FIELD
-      starts with a field only workouts have (logs, start, end, status, metrics…): then it
-      means the split's latest workout, so 'journal blame Push logs.Bench' reads naturally. FIELD narrows it to one field and what it
-      holds: a dotted path such as 'logs.Bench.setEntries.2.weight', where an element of a
-      list is named by its exercise's name (the usual rule) or its position from 1, or a JSON
+      WHAT is a split by name, a workout by its split's name (that split's latest
+      workout), either by id prefix, or a document path relative to the tree:
+      'Splits/<id>.json', 'Workouts/YYYY/MM/<id>.json' or 'Stubs/…'. A split's name
+      means the split, unless FIELD starts with a field only workouts have (logs, start,
+      end, status, metrics…): then it means that split's latest workout, as in
+      'journal blame Push logs.Bench'. FIELD narrows it to one field and what it holds: a
+      dotted path such as 'logs.Bench.setEntries.2.weight', where a list's element is
+      named by its exercise's name (the usual rule) or its position from 1, or a JSON
       pointer such as '/logs/0/setEntries/1/weight' (positions from 0), as --field takes.
       """,
     options: [
