@@ -52,7 +52,12 @@ import Testing
     #expect(cli.ok("history", "--log", "bench").contains("set"))
     #expect(cli.ok("status", "upper bo").contains("Upper Body"))
     #expect(cli.ok("blame", "upper ba", "name").contains("\"Upper Back\""))
+    cli.ok("metrics", "--workout", "UPPER BO", "--kcal", "300")
+    cli.ok("undo", "--workout", "upper bo")
+    #expect(cli.ok("history", "upper bo").contains("started Upper Body"))
     cli.ok("end", "--workout", "upper bo")
+    cli.ok("delete", "upper bo")
+    #expect(cli.run("status", "upper bo").status == 0)  // the earlier workout is now the latest
     cli.ok("exercise", "remove", "upper ba", "barb")
     cli.ok("split", "move", "upper ba", "1")
     cli.ok("split", "remove", "upper ba")
