@@ -14,7 +14,12 @@ enum HistoryCommands {
       brings it back.
       """,
     options: [
-      OptionSpec("workout", short: "w", value: "ID", help: "Undo the last action in this workout"),
+      OptionSpec(
+        "workout",
+        short: "w",
+        value: "ID",
+        help: "Undo the last action in this workout (id prefix, or split name: its latest)"
+      ),
       OptionSpec("count", short: "n", value: "N", help: "Undo the last N actions (default 1)"),
     ]
   ) { invocation in
@@ -34,7 +39,7 @@ enum HistoryCommands {
         now: session.now
       )
     }
-    var session = try JournalSession(invocation, scope: scope)
+    var session = try JournalSession.naming(workout: workout, invocation, scope: scope)
     let reversal: Journal.Reversal
     do {
       reversal = try undo(session)

@@ -11,7 +11,8 @@ enum ReadCommands {
     arguments: "[WORKOUT]",
     options: [OptionSpec("as-of", value: "EVENT|TIME", help: "Show it as it was then")]
   ) { invocation in
-    let session = try JournalSession(
+    let session = try JournalSession.naming(
+      workout: invocation.arguments.positionals.first,
       invocation,
       scope: StateScope(
         openWorkouts: true,
@@ -60,7 +61,7 @@ enum ReadCommands {
       )
     }
     c.print(
-      "  volume \(WeightUnit.number(d.totalVolume))"
+      "  volume \(DisplayUnit.weight(d.totalVolume))"
         + (d.end.map { "  ended " + format.string(from: $0) } ?? "")
     )
     return ExitStatus.success
@@ -105,7 +106,7 @@ enum ReadCommands {
     let c = invocation.console
     c.print(c.styled(snapshot.day, .bold) + " (\(snapshot.timeZone))")
     c.print(
-      "  sets \(snapshot.setsDone) · volume \(WeightUnit.number(snapshot.volume)) · workouts \(snapshot.workouts.count)"
+      "  sets \(snapshot.setsDone) · volume \(DisplayUnit.weight(snapshot.volume)) · workouts \(snapshot.workouts.count)"
     )
     for workout in snapshot.workouts {
       c.print(
