@@ -60,8 +60,18 @@ import Testing
     #expect(
       try FileManager.default.subpathsOfDirectory(atPath: cli.journal.path).sorted() == listing
     )
-    // Without a saved state the journal is read whole, and no state is made.
+    // A saved state behind the files (another device appended since) is not brought up to
+    // date: the journal is read whole instead.
     let saved = cli.journal.appendingPathComponent(".journal-state")
+    let aside = cli.journal.deletingLastPathComponent().appendingPathComponent("state-aside")
+    try FileManager.default.copyItem(at: saved, to: aside)
+    cli.ok("split", "add", "Upper Chest", "--device", "watch")
+    try FileManager.default.removeItem(at: saved)
+    try FileManager.default.moveItem(at: aside, to: saved)
+    let stale = try cli.snapshot()
+    #expect(cli.ok("__complete", "splits", "--", "upper c") == "Upper Chest\n")
+    #expect(try cli.snapshot() == stale)
+    // Without a saved state the journal is read whole, and no state is made.
     try FileManager.default.removeItem(at: saved)
     let withoutState = try cli.snapshot()
     #expect(cli.ok("__complete", "splits", "--", "upper ba") == "Upper Back\n")

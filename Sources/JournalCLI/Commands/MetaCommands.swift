@@ -131,9 +131,8 @@ enum MetaCommands {
   /// A journal with a saved state is read through it, loading only the streams `kind` needs:
   /// the splits, the open and latest workouts, and the workouts whose id starts with the typed
   /// prefix (all of them only for an empty prefix of `workouts`, which lists the open and
-  /// latest ones). When the state is current, as after any command on this device, nothing is
-  /// written; when other devices appended since, the state (a local cache) catches up as any
-  /// read does. A journal without a saved state is read whole, and none is made.
+  /// latest ones). Nothing is ever written: a saved state that is missing or behind the files
+  /// (other devices appended since) is not brought up to date, and the journal is read whole.
   static func journalValues(
     _ kind: String,
     split: String?,
@@ -142,13 +141,9 @@ enum MetaCommands {
   ) throws -> [String] {
     let url = try JournalSession.journalURL(invocation)
     let store = try FileEventStore(url: url)
-    let head = url.appendingPathComponent(SavedState.folder).appendingPathComponent("head")
     var scope = StateScope(openWorkouts: true, latestWorkout: true)
     if kind == "workouts" || kind == "documents", !prefix.isEmpty { scope.workouts = [prefix] }
-    let journal =
-      FileManager.default.fileExists(atPath: head.path)
-      ? try Journal.open(store: store, scope: scope, newID: { "" })
-      : try Journal(store: store, newID: { "" })
+    let journal = try Journal.open(store: store, scope: scope, newID: { "" }, readOnly: true)
     let state = journal.state()
     switch kind {
     case "splits":

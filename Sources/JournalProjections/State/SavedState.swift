@@ -35,6 +35,8 @@ package final class SavedState: @unchecked Sendable {
   private let files: DocumentTreeWriter
   private let store: FileEventStore
   private let upcaster: Upcaster
+  /// Whether this state may only be read (``open(journal:store:readOnly:)``).
+  private var readOnly = false
   /// The head: small, read by every command.
   package private(set) var head = Head()
   /// Why the last ``open(journal:store:)`` read everything, nil when it caught up.
@@ -103,16 +105,27 @@ package final class SavedState: @unchecked Sendable {
   /// it cannot be trusted (``rebuiltBecause`` says why).
   ///
   /// - Throws: the store's errors; a state folder that cannot be written.
-  package static func open(journal url: URL, store: FileEventStore) throws -> SavedState {
+  /// - Parameter readOnly: write nothing: a state that is missing, damaged or behind the
+  ///   files throws ``Unavailable`` instead of being brought up to date.
+  package static func open(
+    journal url: URL,
+    store: FileEventStore,
+    readOnly: Bool = false
+  ) throws -> SavedState {
     let files = DocumentTreeWriter(root: url.appendingPathComponent(folder))
     let state = SavedState(
       files: files,
       store: store,
       upcaster: try EventUpcasters.makeUpcaster()
     )
+    state.readOnly = readOnly
     do {
-      try files.makeRoot()
-      try state.locked { try state.catchUp() }
+      if readOnly {
+        try state.catchUp()
+      } else {
+        try files.makeRoot()
+        try state.locked { try state.catchUp() }
+      }
     } catch let error as RebuildError {
       throw Unavailable(reason: error.description)
     }
@@ -158,6 +171,7 @@ package final class SavedState: @unchecked Sendable {
     if tail.events.isEmpty, tail.positions == head.positions {
       return
     }
+    if readOnly { throw Unavailable(reason: "the devices appended since it was saved") }
     do {
       try ingest(Array(tail.events), positions: tail.positions)
     } catch let failure as Untrusted {
@@ -167,6 +181,7 @@ package final class SavedState: @unchecked Sendable {
 
   /// Starts again from every stored event.
   private func rebuild(because reason: String) throws {
+    if readOnly { throw Unavailable(reason: reason) }
     rebuiltBecause = reason
     tailNotices = []
     for relative in ["head", "catalogue", "streams", "ids", "named", "reverts"] {
@@ -465,6 +480,7 @@ package final class SavedState: @unchecked Sendable {
     do {
       return try heldEvents(for: scope)
     } catch let failure as Untrusted {
+      if readOnly { throw Unavailable(reason: failure.reason) }
       try locked { try rebuild(because: failure.reason) }
       return try heldEvents(for: scope)
     }

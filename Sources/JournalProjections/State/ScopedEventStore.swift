@@ -53,17 +53,21 @@ extension Journal {
   ///   - store: the journal folder's store.
   ///   - scope: the streams the command reads or writes.
   ///   - newID: makes fresh ULIDs for events and new ids.
+  ///   - readOnly: write nothing, not even the saved state: when it is missing or behind the
+  ///     files, the whole history is read instead (for reads that must never write, such as
+  ///     shell completion).
   /// - Returns: a journal whose ``history`` holds the events of `scope`.
   /// - Throws: the store's errors.
   public static func open(
     store: FileEventStore,
     scope: StateScope,
-    newID: @escaping () -> String
+    newID: @escaping () -> String,
+    readOnly: Bool = false
   ) throws -> Journal {
     guard !scope.everything else { return try Journal(store: store, newID: newID) }
     let state: SavedState
     do {
-      state = try SavedState.open(journal: store.log.url, store: store)
+      state = try SavedState.open(journal: store.log.url, store: store, readOnly: readOnly)
     } catch is SavedState.Unavailable {
       return try Journal(store: store, newID: newID)
     }
