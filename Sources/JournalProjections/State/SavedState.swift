@@ -104,9 +104,13 @@ package final class SavedState: @unchecked Sendable {
   /// device, and commands are short. Starts again from a full read when there is no state or
   /// it cannot be trusted (``rebuiltBecause`` says why).
   ///
-  /// - Throws: the store's errors; a state folder that cannot be written.
-  /// - Parameter readOnly: write nothing: a state that is missing, damaged or behind the
-  ///   files throws ``Unavailable`` instead of being brought up to date.
+  /// - Parameters:
+  ///   - url: the journal folder.
+  ///   - store: its store.
+  ///   - readOnly: write nothing: a state that is missing, damaged or behind the files
+  ///     throws ``Unavailable`` instead of being brought up to date.
+  /// - Returns: the state, up to date with the files.
+  /// - Throws: the store's errors; ``Unavailable`` when the state folder cannot be used.
   package static func open(
     journal url: URL,
     store: FileEventStore,
