@@ -277,7 +277,10 @@ package final class SavedState: @unchecked Sendable {
     try namedBy.save()
 
     // Each touched stream: its events merged with the new ones, in merge order, no id twice.
-    var newNow = head.now
+    // The latest record time of the events that came into effect, and those of the events
+    // that went out of it, decide the fold's `now`, the latest record time in effect.
+    var cameIn: Int64?
+    var wentOut: [Int64] = []
     var catalogue: [String: WorkoutEntry]?
     for stream in additions.keys.sorted() {
       let old = try streamEvents(stream)
@@ -302,22 +305,20 @@ package final class SavedState: @unchecked Sendable {
       held.sort { Self.mergeKey($0) < Self.mergeKey($1) }
       try writeStream(stream, held)
 
-      // The fold's `now`: the latest record time of an event in effect. An event whose
-      // cancellation changed and that may have set it needs every stream: read everything.
       let decoded = held.flatMap { stored in
         (try? Journal.decode(stored, upcaster: upcaster).get()) ?? []
       }
       let before = Replayer.cancelledEvents(in: Self.reverts(in: old, upcaster: upcaster))
       let after = Replayer.cancelledEvents(in: decoded)
-      if let now = head.now {
-        for event in old where (before[event.id] == nil) != (after[event.id] == nil) {
-          if event.milliseconds >= now {
-            throw Untrusted(reason: "a revert changed the latest event in effect")
-          }
+      for event in old where (before[event.id] == nil) != (after[event.id] == nil) {
+        if after[event.id] == nil {
+          cameIn = max(cameIn ?? event.milliseconds, event.milliseconds)
+        } else {
+          wentOut.append(event.milliseconds)
         }
       }
       for event in added where after[event.id] == nil {
-        if newNow.map({ event.milliseconds > $0 }) ?? true { newNow = event.milliseconds }
+        cameIn = max(cameIn ?? event.milliseconds, event.milliseconds)
       }
       if stream.hasPrefix("workout:") {
         var entries = try catalogue ?? loadCatalogue()
@@ -327,9 +328,15 @@ package final class SavedState: @unchecked Sendable {
     }
     // A revert that names nothing known is in no stream, and counts for `now` alone.
     for revert in reverts where try streamsOf.values(of: revert.id).isEmpty {
-      if newNow.map({ revert.milliseconds > $0 }) ?? true { newNow = revert.milliseconds }
+      cameIn = max(cameIn ?? revert.milliseconds, revert.milliseconds)
     }
-    head.now = newNow
+    // An event that went out of effect may have set `now`; then only a later one that came in
+    // tells the new `now` without every stream. (A revert is recorded after the events it
+    // names, so an undo of the latest event brings in a later one: the revert itself.)
+    if let now = head.now, wentOut.contains(where: { $0 >= now }), (cameIn ?? .min) < now {
+      throw Untrusted(reason: "a revert changed the latest event in effect")
+    }
+    if let cameIn, head.now.map({ cameIn > $0 }) ?? true { head.now = cameIn }
 
     // Recent streams per device, for undo: the streams of its events, and those its reverts
     // (but undo's, which undo passes over) went to.

@@ -305,6 +305,39 @@ import Testing
     try Data(bytes).write(to: file)
   }
 
+  /// Commands bring the state up to date without reading everything again, undo of the
+  /// latest action included (it cancels the event that set the fold's `now`).
+  @Test func commandsAndUndoKeepTheStateWithoutAFullRead() throws {
+    let fixture = try Fixture(seed: 7)
+    let split = try #require(
+      try fixture.scoped(.splits).execute(
+        .createSplit(
+          SplitSettings(name: "Arms", color: "green", systemImage: "figure"),
+          exercises: [ExercisePlan(name: "Curl", sets: 3, reps: 10, weight: 20, loadType: .weight)]
+        ),
+        device: "phone",
+        now: Date()
+      ).first?.streamID
+    )
+    try fixture.scoped(.splits).execute(
+      .startWorkout(split: split, timeZone: "UTC"),
+      device: "phone",
+      now: Date()
+    )
+    for _ in 0..<3 {
+      try fixture.scoped(.workout(nil)).execute(
+        .completeSet(workout: nil, exercise: nil, SetActuals(reps: 10, weight: 20)),
+        device: "watch",
+        now: Date()
+      )
+      try fixture.scoped(StateScope(recentActionsOf: "watch")).undo(device: "watch", now: Date())
+      let opened = try SavedState.open(journal: fixture.url, store: try fixture.store())
+      #expect(opened.rebuiltBecause == nil, "\(opened.rebuiltBecause ?? "")")
+      let scope = StateScope.workout(nil)
+      try Self.expectAgrees(fixture.scoped(scope), fixture.full(), scope, "after an undo")
+    }
+  }
+
   @Test func everyDamagedByteOfAStateIsDetected() throws {
     let fixture = try Fixture(seed: 99)
     let journal = try fixture.full()
