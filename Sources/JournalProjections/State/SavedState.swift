@@ -281,7 +281,8 @@ package final class SavedState: @unchecked Sendable {
     // that went out of it, decide the fold's `now`, the latest record time in effect.
     var cameIn: Int64?
     var wentOut: [Int64] = []
-    var catalogue: [String: WorkoutEntry]?
+    var catalogue: [String: WorkoutEntry] = [:]
+    var catalogueLoaded = false
     for stream in additions.keys.sorted() {
       let old = try streamEvents(stream)
       var held = old
@@ -305,8 +306,14 @@ package final class SavedState: @unchecked Sendable {
       held.sort { Self.mergeKey($0) < Self.mergeKey($1) }
       try writeStream(stream, held)
 
-      let decoded = held.flatMap { stored in
-        (try? Journal.decode(stored, upcaster: upcaster).get()) ?? []
+      var decoded: [FoldEvent] = []
+      var failures: [String] = []
+      for stored in held {
+        if let failure = Journal.decode(stored, upcaster: upcaster, into: &decoded),
+          stored.stream == stream
+        {
+          failures.append("\(stored.location): \(failure.reason)")
+        }
       }
       let before = Replayer.cancelledEvents(in: Self.reverts(in: old, upcaster: upcaster))
       let after = Replayer.cancelledEvents(in: decoded)
@@ -321,9 +328,17 @@ package final class SavedState: @unchecked Sendable {
         cameIn = max(cameIn ?? event.milliseconds, event.milliseconds)
       }
       if stream.hasPrefix("workout:") {
-        var entries = try catalogue ?? loadCatalogue()
-        try catalogueWorkout(stream, held: held, decoded: decoded, in: &entries, head: &head)
-        catalogue = entries
+        if !catalogueLoaded {
+          catalogue = try loadCatalogue()
+          catalogueLoaded = true
+        }
+        try catalogueWorkout(
+          stream,
+          decoded: decoded,
+          failures: failures,
+          in: &catalogue,
+          head: &head
+        )
       }
     }
     // A revert that names nothing known is in no stream, and counts for `now` alone.
@@ -362,7 +377,7 @@ package final class SavedState: @unchecked Sendable {
       head.recent[event.device] = list
     }
 
-    if let catalogue {
+    if catalogueLoaded {
       head.open = catalogue.values.filter { $0.mark == "o" }.map(\.id).sorted()
       head.latest =
         catalogue.values.filter { $0.mark != "d" }
@@ -374,22 +389,21 @@ package final class SavedState: @unchecked Sendable {
     self.head = head
   }
 
-  /// Lists the workout of `stream` in the catalogue as `decoded`, its events and reverts,
-  /// fold it; a stream with an event that does not decode is quarantined instead.
+  /// Lists the workout of `stream` in the catalogue as `decoded` (its events and reverts)
+  /// folds it; a stream with an event that does not decode (`failures`) is quarantined
+  /// instead.
   private func catalogueWorkout(
     _ stream: String,
-    held: [StoredEvent],
     decoded: [FoldEvent],
+    failures: [String],
     in catalogue: inout [String: WorkoutEntry],
     head: inout Head
   ) throws {
     let id = FoldEvent.streamID(of: stream)
-    for stored in held where stored.stream == stream {
-      if case .failure(let error) = Journal.decode(stored, upcaster: upcaster) {
-        head.quarantined[stream] = "\(stored.location): \(error.reason)"
-        catalogue[id] = nil
-        return
-      }
+    if let failure = failures.first {
+      head.quarantined[stream] = failure
+      catalogue[id] = nil
+      return
     }
     head.quarantined[stream] = nil
     guard let workout = Replayer.fold(decoded).workouts[id] else {
