@@ -74,6 +74,18 @@ public struct Invocation: Sendable {
   /// Whether `--json` was given.
   public var wantsJSON: Bool { arguments.flag("json") }
 
+  /// The wall clock a command reads once: `$WORKOUT_NOW` (an ISO-8601 time, for scripts,
+  /// tests and benchmarks that replay a day of training), else the machine's clock.
+  ///
+  /// - Throws: ``UsageError`` when `$WORKOUT_NOW` is not a time.
+  func now() throws -> Date {
+    guard let text = environment["WORKOUT_NOW"] else { return Date() }
+    guard let date = try? Date(text, strategy: .iso8601) else {
+      throw UsageError("WORKOUT_NOW '\(text)' is not an ISO-8601 time such as 2026-03-01T18:00:00Z")
+    }
+    return date
+  }
+
   /// `path` resolved against the current directory.
   public func resolve(_ path: String) -> URL {
     path.hasPrefix("/")

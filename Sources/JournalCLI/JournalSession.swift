@@ -18,8 +18,15 @@ struct JournalSession {
   /// command reads history as of a point (`--as-of`, when `asOfNamesAPoint`).
   init(_ invocation: Invocation, scope: StateScope = .all, asOfNamesAPoint: Bool = true) throws {
     let url = try Self.journalURL(invocation)
-    let store = try FileEventStore(url: url)
-    let now = Date()
+    let now = try invocation.now()
+    // `$WORKOUT_NOW` is the clock the records are stamped with too (the hybrid clock still
+    // never goes back).
+    var options = DeviceWriter.Options()
+    if invocation.environment["WORKOUT_NOW"] != nil {
+      let milliseconds = now.milliseconds
+      options.wallClock = { milliseconds }
+    }
+    let store = try FileEventStore(url: url, options: options)
     let generator = IDSource(now: now)
     self.store = store
     let scope = asOfNamesAPoint && invocation.arguments.value("as-of") != nil ? .all : scope

@@ -100,6 +100,21 @@ import Testing
     }
   }
 
+  /// `$WORKOUT_NOW` is the clock a command reads: a session replayed at another time.
+  @Test func workoutNowSetsTheClock() throws {
+    let cli = try CLIHarness()
+    cli.makeUpperBody()
+    cli.environment["WORKOUT_NOW"] = "2030-05-04T08:00:00Z"
+    cli.ok("start", "Upper Body")
+    let start = try #require(try cli.workout()["start"] as? String)
+    #expect(start == "2030-05-04T08:00:00Z")
+    #expect(cli.ok("today", "--json", "--time-zone", "UTC").contains(#""day" : "2030-05-04""#))
+    cli.environment["WORKOUT_NOW"] = "tomorrow"
+    let refused = cli.run("today")
+    #expect(refused.status == 64)
+    #expect(refused.err.contains("WORKOUT_NOW 'tomorrow'"))
+  }
+
   @Test func colourOnlyOnATerminal() throws {
     let cli = try CLIHarness()
     cli.makeUpperBody()

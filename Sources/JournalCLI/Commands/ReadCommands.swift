@@ -84,7 +84,7 @@ enum ReadCommands {
     _ = try JournalSession.journalURL(invocation)
     _ = try JournalSession.device(invocation)
     try invocation.expectPositionals(atMost: 0)
-    let now = Date()
+    let now = try invocation.now()
     let moment = try invocation.string("as-of").map { try TimeParser.parse($0, now: now) } ?? now
     let zoneName = invocation.string("time-zone")
     guard let zone = zoneName.map({ TimeZone(identifier: $0) }) ?? TimeZone.current else {

@@ -51,6 +51,13 @@ extension Bench {
       let exercise = logs.first?["exerciseName"] as? String,
       let workout = latest["id"] as? String
     else { throw BenchError("B10: the latest workout names no split or exercise") }
+    // The generated story runs into the 2060s at 1M: the commands act a day after its last
+    // workout, as B5 dates its event after the last one.
+    guard let started = (latest["end"] ?? latest["start"]) as? String,
+      let last = try? Date(started, strategy: .iso8601)
+    else { throw BenchError("B10: the latest workout has no time") }
+    setenv("WORKOUT_NOW", (last + 86_400).formatted(.iso8601), 1)
+    defer { unsetenv("WORKOUT_NOW") }
     _ = try run(["start", split, "--device", "bench", "--time-zone", "UTC"])
 
     let commands: [(name: String, runs: [[String]])] = [
