@@ -28,7 +28,7 @@ package final class SavedState: @unchecked Sendable {
   /// The folder, inside the journal folder.
   package static let folder = ".journal-state"
   /// The layout's version.
-  static let format = 1
+  static let format = 2
   /// How many streams a device's latest actions are remembered in.
   static let recentLimit = 16
 
@@ -69,6 +69,8 @@ package final class SavedState: @unchecked Sendable {
     var open: [String] = []
     /// The latest live workout (by start, then id).
     var latest: String?
+    /// When the latest live workout started (milliseconds).
+    var latestStart: Int64?
     /// For each device, the streams of its latest events, newest first, with the merge key
     /// of the device's last event in each.
     var recent: [String: [RecentStream]] = [:]
@@ -379,9 +381,10 @@ package final class SavedState: @unchecked Sendable {
 
     if catalogueLoaded {
       head.open = catalogue.values.filter { $0.mark == "o" }.map(\.id).sorted()
-      head.latest =
-        catalogue.values.filter { $0.mark != "d" }
-        .max { ($0.start, $0.id) < ($1.start, $1.id) }?.id
+      let latest = catalogue.values.filter { $0.mark != "d" }
+        .max { ($0.start, $0.id) < ($1.start, $1.id) }
+      head.latest = latest?.id
+      head.latestStart = latest?.start
       try saveCatalogue(catalogue)
     }
     head.positions = positions
@@ -515,14 +518,32 @@ package final class SavedState: @unchecked Sendable {
     var streams = Set(head.splits)
     if scope.openWorkouts { for id in head.open { streams.insert("workout:\(id)") } }
     if scope.latestWorkout, let latest = head.latest { streams.insert("workout:\(latest)") }
-    if !scope.workouts.isEmpty || scope.day != nil {
-      let catalogue = try loadCatalogue()
-      for reference in scope.workouts {
-        let upper = reference.uppercased()
-        for id in catalogue.keys where id.hasPrefix(upper) { streams.insert("workout:\(id)") }
+    // A whole id names its stream; a prefix is looked up in the catalogue.
+    let prefixes = scope.workouts.map { $0.uppercased() }.filter { reference in
+      guard reference.utf8.count == 26 else { return true }
+      streams.insert("workout:\(reference)")
+      return false
+    }
+    var catalogue: [String: WorkoutEntry]?
+    if !prefixes.isEmpty {
+      let entries = try loadCatalogue()
+      for prefix in prefixes {
+        for id in entries.keys where id.hasPrefix(prefix) { streams.insert("workout:\(id)") }
       }
-      if let day = scope.day {
-        for id in Self.workouts(of: day, in: catalogue) { streams.insert("workout:\(id)") }
+      catalogue = entries
+    }
+    if let day = scope.day {
+      // The catalogue lists the most recently active workouts first: for a day after the
+      // latest workout started, the ones active since the day began are read, and the open
+      // ones and the latest are in the head.
+      if catalogue == nil, let latestStart = head.latestStart, latestStart < day.end.milliseconds {
+        let active = try loadCatalogue(activeSince: day.start.milliseconds)
+        for id in Self.workouts(of: day, in: active) { streams.insert("workout:\(id)") }
+        for id in head.open { streams.insert("workout:\(id)") }
+        if let latest = head.latest { streams.insert("workout:\(latest)") }
+      } else {
+        let entries = try catalogue ?? loadCatalogue()
+        for id in Self.workouts(of: day, in: entries) { streams.insert("workout:\(id)") }
       }
     }
     if let device = scope.recentActionsOf {
@@ -716,26 +737,65 @@ package final class SavedState: @unchecked Sendable {
     }
   }
 
-  func loadCatalogue() throws -> [String: WorkoutEntry] {
+  /// The catalogue, or its first entries, those active at or after `activeSince` (it lists
+  /// the most recently active first).
+  func loadCatalogue(activeSince: Int64 = .min) throws -> [String: WorkoutEntry] {
     guard let bytes = try files.read("catalogue") else { return [:] }
     guard let body = Self.checked(bytes) else {
       throw Untrusted(reason: "its catalogue does not match its checksum")
     }
     var entries: [String: WorkoutEntry] = [:]
-    for line in body.split(separator: UInt8(ascii: "\n")) {
-      let parts = line.split(separator: UInt8(ascii: "\t"))
-      guard parts.count == 4, let start = Int64(String(decoding: parts[1], as: UTF8.self)),
-        let activity = Int64(String(decoding: parts[2], as: UTF8.self)),
-        let mark = String(decoding: parts[3], as: UTF8.self).first, "ocd".contains(mark)
-      else { throw Untrusted(reason: "its catalogue is unreadable") }
-      let id = String(decoding: parts[0], as: UTF8.self)
-      entries[id] = WorkoutEntry(id: id, start: start, activity: activity, mark: mark)
+    var lineStart = body.startIndex
+    while lineStart < body.endIndex {
+      let lineEnd = body[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? body.endIndex
+      defer { lineStart = lineEnd + 1 }
+      guard let entry = Self.catalogueEntry(body[lineStart..<lineEnd]) else {
+        throw Untrusted(reason: "its catalogue is unreadable")
+      }
+      if entry.activity < activeSince { break }
+      entries[entry.id] = entry
     }
     return entries
   }
 
+  /// One catalogue line: `id<TAB>start<TAB>activity<TAB>mark`.
+  static func catalogueEntry(_ line: ArraySlice<UInt8>) -> WorkoutEntry? {
+    var fields: [ArraySlice<UInt8>] = []
+    var start = line.startIndex
+    for index in line.indices where line[index] == UInt8(ascii: "\t") {
+      fields.append(line[start..<index])
+      start = index + 1
+    }
+    fields.append(line[start...])
+    guard fields.count == 4, !fields[0].isEmpty, fields[3].count == 1,
+      let start = integer(fields[1]), let activity = integer(fields[2]),
+      let mark = fields[3].first, "ocd".utf8.contains(mark)
+    else { return nil }
+    return WorkoutEntry(
+      id: String(decoding: fields[0], as: UTF8.self),
+      start: start,
+      activity: activity,
+      mark: Character(UnicodeScalar(mark))
+    )
+  }
+
+  /// A decimal integer, perhaps negative, nothing else.
+  private static func integer(_ digits: ArraySlice<UInt8>) -> Int64? {
+    var rest = digits
+    let negative = rest.first == UInt8(ascii: "-")
+    if negative { rest = rest.dropFirst() }
+    guard !rest.isEmpty, rest.count <= 18 else { return nil }
+    var value: Int64 = 0
+    for digit in rest {
+      guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+      value = value * 10 + Int64(digit - UInt8(ascii: "0"))
+    }
+    return negative ? -value : value
+  }
+
   private func saveCatalogue(_ entries: [String: WorkoutEntry]) throws {
-    let body = entries.values.sorted { $0.id < $1.id }.map { entry in
+    // The most recently active first, so that a day's snapshot reads only the start.
+    let body = entries.values.sorted { ($0.activity, $1.id) > ($1.activity, $0.id) }.map { entry in
       "\(entry.id)\t\(entry.start)\t\(entry.activity)\t\(entry.mark)\n"
     }.joined()
     try write("catalogue", Array(body.utf8))
