@@ -51,7 +51,7 @@ package final class SavedState: @unchecked Sendable {
   package var notices: [String] { tailNotices }
 
   /// The head file: positions, the fold's `now`, and the small read models.
-  package struct Head: Codable, Equatable, Sendable {
+  package struct Head: Equatable, Sendable {
     var format = SavedState.format
     var fold = FoldVersion.key
     /// Where each device's reading ended.
@@ -79,7 +79,7 @@ package final class SavedState: @unchecked Sendable {
   }
 
   /// A stream a device acted on lately.
-  package struct RecentStream: Codable, Equatable, Sendable {
+  package struct RecentStream: Equatable, Sendable {
     var stream: String
     var last: FoldEvent.MergeKey
   }
@@ -596,7 +596,7 @@ package final class SavedState: @unchecked Sendable {
     guard let body = Self.checked(bytes) else {
       return .failure(Untrusted(reason: "its head does not match its checksum"))
     }
-    guard let head = try? JSONDecoder().decode(Head.self, from: Data(body)) else {
+    guard let head = Head(lines: body) else {
       return .failure(Untrusted(reason: "its head is unreadable"))
     }
     guard head.format == Self.format else {
@@ -609,9 +609,7 @@ package final class SavedState: @unchecked Sendable {
   }
 
   private func saveHead(_ head: Head) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    try write("head", Array(try encoder.encode(head)))
+    try write("head", head.encoded())
   }
 
   /// Writes `body` followed by a line with its checksum.

@@ -338,6 +338,46 @@ import Testing
     }
   }
 
+  /// The head's lines read back as the head they were written from.
+  @Test(arguments: 1...20 as ClosedRange<UInt64>)
+  func headLinesRoundTrip(seed: UInt64) throws {
+    var random = SplitMix64(seed: seed)
+    func pick(_ count: UInt64) -> Int { Int(random.next() % count) }
+    let streams = ["split:01J1", "splits", "workout:01J2", "history", "odd stream name", "x  y"]
+    var head = SavedState.Head()
+    head.events = pick(1_000_000)
+    head.now = random.next() % 2 == 0 ? nil : Int64(pick(1 << 40)) - (1 << 39)
+    for device in ["phone", "watch", "a.b_c-d"].prefix(pick(4)) {
+      let key = FoldEvent.MergeKey(
+        milliseconds: Int64(pick(1 << 42)),
+        counter: UInt32(pick(9)),
+        device: device,
+        sequence: UInt64(pick(100_000) + 1)
+      )
+      head.frontier = key
+      head.positions[device] = DevicePosition(
+        segment: pick(9) + 1,
+        offset: pick(1 << 20) + 400,
+        line: pick(900) + 1,
+        sequence: UInt64(pick(9_000) + 1),
+        length: pick(300) + 1,
+        hash: SHA256.hash(Array(device.utf8))
+      )
+      head.recent[device] = (0...pick(3)).map { index in
+        SavedState.RecentStream(stream: streams[(index + pick(6)) % streams.count], last: key)
+      }
+    }
+    head.splits = Array(streams.prefix(pick(4)))
+    head.open = (0..<pick(3)).map { "01J\($0)" }
+    if random.next() % 2 == 0 {
+      head.latest = "01JLATEST"
+      head.latestStart = Int64(pick(1 << 40))
+    }
+    head.quarantined = pick(2) == 0 ? [:] : ["workout:01J9": "line 3: a reason with spaces"]
+    let bytes = head.encoded()
+    #expect(SavedState.Head(lines: bytes[...]) == head)
+  }
+
   @Test func everyDamagedByteOfAStateIsDetected() throws {
     let fixture = try Fixture(seed: 99)
     let journal = try fixture.full()
