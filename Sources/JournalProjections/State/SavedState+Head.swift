@@ -11,6 +11,8 @@ import JournalCore
 //   now <ms>                                    (absent: none)
 //   frontier <ms> <counter> <sequence> <device>
 //   latest <start ms> <workout id>
+//   activeFloor <ms>
+//   active <start ms> <activity ms> <o|c> <workout id>     (the most recently active first)
 //   position <device> <segment> <offset> <line> <sequence> <length> <sha-256>
 //   split <stream>
 //   open <workout id>
@@ -28,6 +30,10 @@ extension SavedState.Head {
       )
     }
     if let latest, let latestStart { lines.append("latest \(latestStart) \(latest)") }
+    if let activeFloor { lines.append("activeFloor \(activeFloor)") }
+    for entry in active {
+      lines.append("active \(entry.start) \(entry.activity) \(entry.mark) \(entry.id)")
+    }
     for (device, p) in positions.sorted(by: { $0.key < $1.key }) {
       lines.append(
         "position \(device) \(p.segment) \(p.offset) \(p.line) \(p.sequence) \(p.length) \(p.hash)"
@@ -89,6 +95,16 @@ extension SavedState.Head {
         guard let w = words(1), let start = Int64(w[0]), !w[1].isEmpty else { return nil }
         latestStart = start
         latest = String(w[1])
+      case "activeFloor":
+        guard let value = Int64(rest) else { return nil }
+        activeFloor = value
+      case "active":
+        guard let w = words(3), let start = Int64(w[0]), let activity = Int64(w[1]),
+          w[2].count == 1, let mark = w[2].first, "oc".contains(mark), !w[3].isEmpty
+        else { return nil }
+        active.append(
+          SavedState.WorkoutEntry(id: String(w[3]), start: start, activity: activity, mark: mark)
+        )
       case "position":
         let w = rest.split(separator: " ", omittingEmptySubsequences: false)
         guard w.count == 7, let segment = Int(w[1]), let offset = Int(w[2]),

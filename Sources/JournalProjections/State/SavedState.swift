@@ -28,9 +28,11 @@ package final class SavedState: @unchecked Sendable {
   /// The folder, inside the journal folder.
   package static let folder = ".journal-state"
   /// The layout's version.
-  static let format = 2
+  static let format = 3
   /// How many streams a device's latest actions are remembered in.
   static let recentLimit = 16
+  /// How many of the most recently active workouts the head lists.
+  static let activeLimit = 32
 
   private let files: DocumentTreeWriter
   private let store: FileEventStore
@@ -71,6 +73,10 @@ package final class SavedState: @unchecked Sendable {
     var latest: String?
     /// When the latest live workout started (milliseconds).
     var latestStart: Int64?
+    /// The most recently active live workouts, the most recent first (``activeLimit``).
+    var active: [WorkoutEntry] = []
+    /// The latest activity of a live workout not in ``active``; nil when none was left out.
+    var activeFloor: Int64?
     /// For each device, the streams of its latest events, newest first, with the merge key
     /// of the device's last event in each.
     var recent: [String: [RecentStream]] = [:]
@@ -283,8 +289,9 @@ package final class SavedState: @unchecked Sendable {
     // that went out of it, decide the fold's `now`, the latest record time in effect.
     var cameIn: Int64?
     var wentOut: [Int64] = []
-    var catalogue: [String: WorkoutEntry] = [:]
-    var catalogueLoaded = false
+    // The catalogue's entry of each touched workout: nil when it is not listed (never
+    // started, its start undone, or quarantined).
+    var listed: [String: WorkoutEntry?] = [:]
     for stream in additions.keys.sorted() {
       let old = try streamEvents(stream)
       var held = old
@@ -330,17 +337,14 @@ package final class SavedState: @unchecked Sendable {
         cameIn = max(cameIn ?? event.milliseconds, event.milliseconds)
       }
       if stream.hasPrefix("workout:") {
-        if !catalogueLoaded {
-          catalogue = try loadCatalogue()
-          catalogueLoaded = true
+        let id = FoldEvent.streamID(of: stream)
+        if let failure = failures.first {
+          head.quarantined[stream] = failure
+          listed[id] = .some(nil)
+        } else {
+          head.quarantined[stream] = nil
+          listed[id] = .some(Self.entry(of: id, decoded: decoded))
         }
-        try catalogueWorkout(
-          stream,
-          decoded: decoded,
-          failures: failures,
-          in: &catalogue,
-          head: &head
-        )
       }
     }
     // A revert that names nothing known is in no stream, and counts for `now` alone.
@@ -379,40 +383,16 @@ package final class SavedState: @unchecked Sendable {
       head.recent[event.device] = list
     }
 
-    if catalogueLoaded {
-      head.open = catalogue.values.filter { $0.mark == "o" }.map(\.id).sorted()
-      let latest = catalogue.values.filter { $0.mark != "d" }
-        .max { ($0.start, $0.id) < ($1.start, $1.id) }
-      head.latest = latest?.id
-      head.latestStart = latest?.start
-      try saveCatalogue(catalogue)
-    }
+    try updateCatalogue(listed, head: &head)
     head.positions = positions
     try saveHead(head)
     self.head = head
   }
 
-  /// Lists the workout of `stream` in the catalogue as `decoded` (its events and reverts)
-  /// folds it; a stream with an event that does not decode (`failures`) is quarantined
-  /// instead.
-  private func catalogueWorkout(
-    _ stream: String,
-    decoded: [FoldEvent],
-    failures: [String],
-    in catalogue: inout [String: WorkoutEntry],
-    head: inout Head
-  ) throws {
-    let id = FoldEvent.streamID(of: stream)
-    if let failure = failures.first {
-      head.quarantined[stream] = failure
-      catalogue[id] = nil
-      return
-    }
-    head.quarantined[stream] = nil
-    guard let workout = Replayer.fold(decoded).workouts[id] else {
-      catalogue[id] = nil
-      return
-    }
+  /// The catalogue's entry of workout `id`, from `decoded` (its stream's events and the
+  /// reverts that concern them); nil when the fold has no such workout.
+  static func entry(of id: String, decoded: [FoldEvent]) -> WorkoutEntry? {
+    guard let workout = Replayer.fold(decoded).workouts[id] else { return nil }
     let mark: Character =
       workout.deletedAt != nil ? "d" : workout.document.status.isResolved ? "c" : "o"
     var activity = workout.document.start
@@ -421,12 +401,54 @@ package final class SavedState: @unchecked Sendable {
         activity = entry.completedAt
       }
     }
-    catalogue[id] = WorkoutEntry(
+    return WorkoutEntry(
       id: id,
       start: workout.document.start.milliseconds,
       activity: activity.milliseconds,
       mark: mark
     )
+  }
+
+  /// Writes the entries that changed into the catalogue's buckets, and keeps the head's
+  /// open workouts, latest workout and most recently active workouts in step.
+  private func updateCatalogue(_ listed: [String: WorkoutEntry?], head: inout Head) throws {
+    guard !listed.isEmpty else { return }
+    var catalogue = BucketedMap(files: files, folder: "catalogue")
+    var latestLost = false
+    for (id, entry) in listed.sorted(by: { $0.key < $1.key }) {
+      let old = try catalogue.values(of: id)
+      let new = entry.map { [String($0.start), String($0.activity), String($0.mark)] } ?? []
+      guard old != new else { continue }
+      try catalogue.set(id, new)
+      head.open.removeAll { $0 == id }
+      head.active.removeAll { $0.id == id }
+      guard let entry, entry.mark != "d" else {
+        if head.latest == id { latestLost = true }
+        continue
+      }
+      if entry.mark == "o" { head.open.append(id) }
+      head.active.append(entry)
+      if head.latest == id, entry.start != head.latestStart {
+        latestLost = true
+      } else if head.latestStart.map({ ($0, head.latest ?? "") < (entry.start, id) }) ?? true {
+        (head.latest, head.latestStart) = (id, entry.start)
+      }
+    }
+    head.open.sort()
+    head.active.sort { ($0.activity, $1.id) > ($1.activity, $0.id) }
+    // Every live workout more recently active than the floor is in `active`.
+    if head.active.count > Self.activeLimit {
+      let cut = head.active[Self.activeLimit...].map(\.activity).max() ?? .min
+      head.activeFloor = max(head.activeFloor ?? cut, cut)
+      head.active.removeLast(head.active.count - Self.activeLimit)
+    }
+    try catalogue.save()
+    if latestLost {
+      // The latest workout was deleted or moved: the new latest needs the whole catalogue.
+      let latest = try loadCatalogue().values.filter { $0.mark != "d" }
+        .max { ($0.start, $0.id) < ($1.start, $1.id) }
+      (head.latest, head.latestStart) = (latest?.id, latest?.start)
+    }
   }
 
   /// The reverts among `events`, decoded.
@@ -519,31 +541,34 @@ package final class SavedState: @unchecked Sendable {
     if scope.openWorkouts { for id in head.open { streams.insert("workout:\(id)") } }
     if scope.latestWorkout, let latest = head.latest { streams.insert("workout:\(latest)") }
     // A whole id names its stream; a prefix is looked up in the catalogue.
-    let prefixes = scope.workouts.map { $0.uppercased() }.filter { reference in
-      guard reference.utf8.count == 26 else { return true }
-      streams.insert("workout:\(reference)")
-      return false
-    }
-    var catalogue: [String: WorkoutEntry]?
-    if !prefixes.isEmpty {
-      let entries = try loadCatalogue()
-      for prefix in prefixes {
-        for id in entries.keys where id.hasPrefix(prefix) { streams.insert("workout:\(id)") }
+    for reference in scope.workouts.map({ $0.uppercased() }) {
+      guard reference.utf8.count < 26 else {
+        streams.insert("workout:\(reference)")
+        continue
       }
-      catalogue = entries
+      for id in try catalogueIDs(prefix: reference) { streams.insert("workout:\(id)") }
     }
     if let day = scope.day {
-      // The catalogue lists the most recently active workouts first: for a day after the
-      // latest workout started, the ones active since the day began are read, and the open
-      // ones and the latest are in the head.
-      if catalogue == nil, let latestStart = head.latestStart, latestStart < day.end.milliseconds {
-        let active = try loadCatalogue(activeSince: day.start.milliseconds)
+      // For a day later than the floor of the most recently active workouts, those hold
+      // every workout active that day; the open ones and the latest are in the head.
+      let recent = head.activeFloor.map { $0 < day.start.milliseconds } ?? true
+      if recent {
+        let active = Dictionary(head.active.map { ($0.id, $0) }) { first, _ in first }
         for id in Self.workouts(of: day, in: active) { streams.insert("workout:\(id)") }
         for id in head.open { streams.insert("workout:\(id)") }
-        if let latest = head.latest { streams.insert("workout:\(latest)") }
+        if let latest = head.latest, let start = head.latestStart,
+          start < day.end.milliseconds
+        {
+          streams.insert("workout:\(latest)")
+        } else {
+          for id in Self.workouts(of: day, in: try loadCatalogue()) {
+            streams.insert("workout:\(id)")
+          }
+        }
       } else {
-        let entries = try catalogue ?? loadCatalogue()
-        for id in Self.workouts(of: day, in: entries) { streams.insert("workout:\(id)") }
+        for id in Self.workouts(of: day, in: try loadCatalogue()) {
+          streams.insert("workout:\(id)")
+        }
       }
     }
     if let device = scope.recentActionsOf {
@@ -699,8 +724,16 @@ package final class SavedState: @unchecked Sendable {
       try set(id, values)
     }
 
+    /// Every id of the bucket `name`, with its values.
+    mutating func all(inBucket name: String) throws -> [String: [String]] {
+      try bucket(named: name)
+    }
+
     private mutating func bucket(of id: String) throws -> [String: [String]] {
-      let name = SavedState.bucket(of: id)
+      try bucket(named: SavedState.bucket(of: id))
+    }
+
+    private mutating func bucket(named name: String) throws -> [String: [String]] {
       if let loaded = buckets[name] { return loaded }
       let relative = folder + "/" + name
       var entries: [String: [String]] = [:]
@@ -735,46 +768,46 @@ package final class SavedState: @unchecked Sendable {
     }
   }
 
-  /// The catalogue, or its first entries, those active at or after `activeSince` (it lists
-  /// the most recently active first).
-  func loadCatalogue(activeSince: Int64 = .min) throws -> [String: WorkoutEntry] {
-    guard let bytes = try files.read("catalogue") else { return [:] }
-    guard let body = Self.checked(bytes) else {
-      throw Untrusted(reason: "its catalogue does not match its checksum")
-    }
+  /// Every workout of the catalogue (`catalogue/<bucket>`), by id.
+  func loadCatalogue() throws -> [String: WorkoutEntry] {
+    let folder = files.absolute("catalogue")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
     var entries: [String: WorkoutEntry] = [:]
-    var lineStart = body.startIndex
-    while lineStart < body.endIndex {
-      let lineEnd = body[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? body.endIndex
-      defer { lineStart = lineEnd + 1 }
-      guard let entry = Self.catalogueEntry(body[lineStart..<lineEnd]) else {
-        throw Untrusted(reason: "its catalogue is unreadable")
-      }
-      if entry.activity < activeSince { break }
-      entries[entry.id] = entry
+    for name in names.sorted() where !name.hasPrefix(".") {
+      for (id, entry) in try catalogueBucket(name) { entries[id] = entry }
     }
     return entries
   }
 
-  /// One catalogue line: `id<TAB>start<TAB>activity<TAB>mark`.
-  static func catalogueEntry(_ line: ArraySlice<UInt8>) -> WorkoutEntry? {
-    var fields: [ArraySlice<UInt8>] = []
-    var start = line.startIndex
-    for index in line.indices where line[index] == UInt8(ascii: "\t") {
-      fields.append(line[start..<index])
-      start = index + 1
+  /// The ids of the workouts whose id starts with `prefix` (uppercase).
+  func catalogueIDs(prefix: String) throws -> [String] {
+    let bucket = Self.bucket(of: prefix)
+    let entries =
+      prefix.utf8.count >= 4 && bucket != "other"
+      ? try catalogueBucket(bucket) : try loadCatalogue()
+    return entries.keys.filter { $0.hasPrefix(prefix) }
+  }
+
+  /// The workouts of one catalogue bucket.
+  private func catalogueBucket(_ name: String) throws -> [String: WorkoutEntry] {
+    var map = BucketedMap(files: files, folder: "catalogue")
+    var entries: [String: WorkoutEntry] = [:]
+    for (id, values) in try map.all(inBucket: name) {
+      guard let entry = Self.catalogueEntry(id: id, values) else {
+        throw Untrusted(reason: "its catalogue is unreadable")
+      }
+      entries[id] = entry
     }
-    fields.append(line[start...])
-    guard fields.count == 4, !fields[0].isEmpty, fields[3].count == 1,
-      let start = integer(fields[1]), let activity = integer(fields[2]),
-      let mark = fields[3].first, "ocd".utf8.contains(mark)
+    return entries
+  }
+
+  /// A catalogue entry from its values: start, activity, mark.
+  static func catalogueEntry(id: String, _ values: [String]) -> WorkoutEntry? {
+    guard values.count == 3, let start = integer(Array(values[0].utf8)[...]),
+      let activity = integer(Array(values[1].utf8)[...]), values[2].count == 1,
+      let mark = values[2].first, "ocd".contains(mark)
     else { return nil }
-    return WorkoutEntry(
-      id: String(decoding: fields[0], as: UTF8.self),
-      start: start,
-      activity: activity,
-      mark: Character(UnicodeScalar(mark))
-    )
+    return WorkoutEntry(id: id, start: start, activity: activity, mark: mark)
   }
 
   /// A decimal integer, perhaps negative, nothing else.
@@ -789,14 +822,6 @@ package final class SavedState: @unchecked Sendable {
       value = value * 10 + Int64(digit - UInt8(ascii: "0"))
     }
     return negative ? -value : value
-  }
-
-  private func saveCatalogue(_ entries: [String: WorkoutEntry]) throws {
-    // The most recently active first, so that a day's snapshot reads only the start.
-    let body = entries.values.sorted { ($0.activity, $1.id) > ($1.activity, $0.id) }.map { entry in
-      "\(entry.id)\t\(entry.start)\t\(entry.activity)\t\(entry.mark)\n"
-    }.joined()
-    try write("catalogue", Array(body.utf8))
   }
 
   // MARK: - Encoding

@@ -201,11 +201,16 @@ import Testing
         "today: \(context)"
       )
     }
-    // Every workout, named one by one, folds as in the full replay.
+    // Every workout, named one by one by its id and by a prefix of it, folds as in the full
+    // replay.
     let full = try fixture.full()
     for id in full.state().workouts.keys.sorted() {
-      let scope = StateScope(workouts: [id])
-      try Self.expectAgrees(fixture.scoped(scope), full, scope, "seed \(seed), workout \(id)")
+      for reference in [id, String(id.prefix(3)), String(id.prefix(24)).lowercased()] {
+        let scope = StateScope(workouts: [reference])
+        let scoped = try fixture.scoped(scope)
+        #expect(scoped.state().workouts[id] != nil, "seed \(seed), '\(reference)'")
+        try Self.expectAgrees(scoped, full, scope, "seed \(seed), workout '\(reference)'")
+      }
     }
   }
 
