@@ -149,7 +149,7 @@ public enum CSVReader {
   /// `fields` as one record of RFC 4180 CSV, quoting a field only where it must.
   public static func line(_ fields: [String], separator: Character = ",") -> String {
     fields.map { field in
-      guard field.contains(where: { $0 == separator || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+      guard field.contains(where: { $0 == separator || $0 == "\"" || $0.isNewline })
       else { return field }
       return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

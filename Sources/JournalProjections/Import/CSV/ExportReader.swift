@@ -291,6 +291,9 @@ private struct RowReader {
       guard distance >= 0 else {
         throw ExportValues.ValueError("distance \(cell(.distance, record) ?? "") is negative")
       }
+    }
+    // Strong writes a distance of 0 on every set that has none.
+    if let distance = try number(.distance, record, what: "distance"), distance > 0 {
       set.distance = distance
       set.distanceUnit = layout.distanceUnit ?? text(.distanceUnit, record)
     }

@@ -245,6 +245,10 @@ enum ExportValues {
     if decimalComma, !trimmed.contains("."), trimmed.count(where: { $0 == "," }) == 1 {
       trimmed = trimmed.replacingOccurrences(of: ",", with: ".")
     }
+    let word = trimmed.lowercased().trimmingCharacters(in: ["+", "-"])
+    if word == "nan" || word == "inf" || word == "infinity" {
+      return .failure(ValueError("'\(text)' is not a finite number"))
+    }
     let allowed = Set("0123456789.-+eE")
     guard trimmed.allSatisfy({ allowed.contains($0) }), let value = Double(trimmed) else {
       return .failure(ValueError("'\(text)' is not a number"))
