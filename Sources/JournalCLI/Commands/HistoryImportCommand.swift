@@ -9,7 +9,11 @@ import JournalProjections
 enum HistoryImportCommand {
   /// The options an export import takes besides `--dry-run` and `--time-zone`.
   static let options: [OptionSpec] = [
-    OptionSpec("format", value: "strong|hevy", help: "The export's format (default: by its header)"),
+    OptionSpec(
+      "format",
+      value: "strong|hevy",
+      help: "The export's format (default: by its header)"
+    ),
     OptionSpec("unit", value: "kg|lb", help: "The unit to store weights in (converts the file's)"),
     OptionSpec("splits", help: "Also create a split per workout name (exercises last performed)"),
   ]
@@ -87,7 +91,9 @@ enum HistoryImportCommand {
     } catch let error as HistoryImportError {
       throw CommandError("\(url.lastPathComponent): \(error.message)", hint: error.hint)
     }
-    for notice in session.store.takeRepairNotices() { invocation.console.error("notice: \(notice)") }
+    for notice in session.store.takeRepairNotices() {
+      invocation.console.error("notice: \(notice)")
+    }
     print(report, zoneReason: zoneReason, invocation: invocation)
     return report.hasRefusals ? ExitStatus.failure : ExitStatus.success
   }

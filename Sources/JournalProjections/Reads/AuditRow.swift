@@ -51,8 +51,9 @@ public struct AuditRow: Codable, Sendable, Hashable {
   }
 
   /// When the set was done (its entry's `completedAt`; for a reverted set,
-  /// when it was recorded). An imported set has no time of its own: it carries its
-  /// workout's start (``origin``).
+  /// when it was recorded).
+  ///
+  /// An imported set has no time of its own: it carries its workout's start (``origin``).
   public var date: Date
   /// The workout's time zone identifier: `date` reads in it.
   public var timeZone: String

@@ -110,7 +110,6 @@ public enum WorkoutHistory {
     return entries
   }
 
-  /// A sentence for people about `e`; `workout` is the state after it, when folded.
   /// Where an imported set came from, after its summary: ` (from Strong, line 12, warm-up)`.
   static func origin(_ e: FoldEvent, _ sources: [String: (HistorySource, ImportedSet)]) -> String {
     guard !sources.isEmpty, case .setCompleted = e.event, let (source, set) = sources[e.id] else {
@@ -120,6 +119,7 @@ public enum WorkoutHistory {
     return " (from \(source.displayName), line \(set.line)\(kind))"
   }
 
+  /// A sentence for people about `e`; `workout` is the state after it, when folded.
   static func summary(_ e: FoldEvent, names: [String: String], workout: WorkoutState?) -> String {
     let logID = e.event.logID
     let name = logID.map { names[$0] ?? $0 } ?? ""

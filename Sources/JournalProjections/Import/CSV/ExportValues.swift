@@ -26,7 +26,7 @@ enum ExportValues {
     var offset: Int?
   }
 
-  /// A date as Strong and Hevy write them:
+  /// A date as Strong and Hevy write them, or nil.
   ///
   /// - `2026-04-08 16:50:12`, `2026-04-08 16:50`, `2026-04-08T16:50:12`, with an optional
   ///   `Z` or `±hh:mm` offset, and an optional `AM`/`PM` (after a space, a no-break space or
@@ -237,8 +237,9 @@ enum ExportValues {
     return total
   }
 
-  /// A number cell: `62.5`, `10.0`, `-1`, and `62,5` in a semicolon-separated file; nil for
-  /// an empty cell. `NaN`, infinities and anything else are refused.
+  /// A number cell: `62.5`, `10.0`, `-1`, and `62,5` in a semicolon-separated file.
+  ///
+  /// An empty cell is nil; `NaN`, infinities and anything else are refused.
   static func number(_ text: String, decimalComma: Bool) -> Result<Double?, ValueError> {
     var trimmed = text.trimmingCharacters(in: .whitespaces)
     if trimmed.isEmpty { return .success(nil) }

@@ -1,7 +1,8 @@
 import Foundation
 import JournalCore
-@testable import JournalProjections
 import Testing
+
+@testable import JournalProjections
 
 @Suite struct CSVReaderTests {
   func read(_ text: String, separator: Character = ",") throws -> [CSVRecord] {
@@ -30,9 +31,11 @@ import Testing
   }
 
   @Test func trailingSeparatorAndQuotedEmptyFieldAreFields() throws {
-    #expect(try read("a,\n\"\"\n") == [
-      CSVRecord(line: 1, fields: ["a", ""]), CSVRecord(line: 2, fields: [""]),
-    ])
+    #expect(
+      try read("a,\n\"\"\n") == [
+        CSVRecord(line: 1, fields: ["a", ""]), CSVRecord(line: 2, fields: [""]),
+      ]
+    )
   }
 
   @Test func aQuoteInsideAnUnquotedFieldIsText() throws {

@@ -1,12 +1,13 @@
 import Foundation
 import JournalCore
-@testable import JournalProjections
 import JournalTestSupport
 import Testing
 
+@testable import JournalProjections
+
 /// Importing exports into a journal: the events, idempotence, conflicts, refusals, units.
 @Suite struct HistoryImportTests {
-  static let berlin = TimeZone(identifier: "Europe/Berlin")!
+  static let berlin = zone("Europe/Berlin")
   /// 2026-09-21: after every workout of the files here.
   static let now = Date(timeIntervalSince1970: 1_790_000_000)
   static let strongHeader =
@@ -19,16 +20,16 @@ import Testing
   /// Two workouts: Push with a warm-up, a rest timer and a plank; Legs.
   static let strong =
     strongHeader
-    + """
-    2026-03-02 18:40:00,Push,1h 5m,Bench Press,W,40,10,0,0,,good day,
-    2026-03-02 18:40:00,Push,1h 5m,Bench Press,1,80,5,0,0,paused,good day,8
-    2026-03-02 18:40:00,Push,1h 5m,Bench Press,Rest Timer,0,0,0,120,,good day,
-    2026-03-02 18:40:00,Push,1h 5m,Bench Press,2,80,4,0,0,,good day,9
-    2026-03-02 18:40:00,Push,1h 5m,Plank,1,0,0,0,60,,good day,
-    2026-03-04 07:00:00,Legs,50m,Squat,1,100,5,0,0,,,
-    2026-03-04 07:00:00,Legs,50m,Squat,2,100,5,0,0,,,
+      + """
+      2026-03-02 18:40:00,Push,1h 5m,Bench Press,W,40,10,0,0,,good day,
+      2026-03-02 18:40:00,Push,1h 5m,Bench Press,1,80,5,0,0,paused,good day,8
+      2026-03-02 18:40:00,Push,1h 5m,Bench Press,Rest Timer,0,0,0,120,,good day,
+      2026-03-02 18:40:00,Push,1h 5m,Bench Press,2,80,4,0,0,,good day,9
+      2026-03-02 18:40:00,Push,1h 5m,Plank,1,0,0,0,60,,good day,
+      2026-03-04 07:00:00,Legs,50m,Squat,1,100,5,0,0,,,
+      2026-03-04 07:00:00,Legs,50m,Squat,2,100,5,0,0,,,
 
-    """
+      """
 
   func importing(
     _ text: String,
@@ -81,7 +82,10 @@ import Testing
   @Test func auditAndRecordsShowWhereEachSetCameFrom() throws {
     let harness = try JournalHarness(now: Self.now)
     _ = try importing(Self.strong, into: harness)
-    let audit = Audit(history: harness.journal.history, filter: AuditFilter(exercise: "Bench Press"))
+    let audit = Audit(
+      history: harness.journal.history,
+      filter: AuditFilter(exercise: "Bench Press")
+    )
     #expect(audit.rows.map { $0.origin?.set.line } == [2, 3, 5])
     #expect(audit.rows.map { $0.origin?.source } == [.strong, .strong, .strong])
     #expect(audit.rows.map(\.isWarmUp) == [true, false, false])
@@ -107,7 +111,10 @@ import Testing
     let harness = try JournalHarness(now: Self.now)
     _ = try importing(Self.strong, into: harness)
     let count = harness.store.stored.count
-    let again = try importing(Self.strong.replacingOccurrences(of: "\n", with: "\r\n"), into: harness)
+    let again = try importing(
+      Self.strong.replacingOccurrences(of: "\n", with: "\r\n"),
+      into: harness
+    )
     #expect(again.imported.isEmpty && again.unchanged.count == 2 && again.appendedEvents == 0)
     #expect(harness.store.stored.count == count)
     let later = try importing(
@@ -253,7 +260,8 @@ import Testing
         for index in 0..<(1 + pick(4)) {
           let timed = name == "Plank"
           let reps = timed ? nil : 1 + pick(12)
-          let weight = timed || name == "Pull-up" ? nil : Double(20 + pick(80)) + 0.5 * Double(pick(2))
+          let weight =
+            timed || name == "Pull-up" ? nil : Double(20 + pick(80)) + 0.5 * Double(pick(2))
           let seconds = timed ? 30 + pick(60) : nil
           sets.append(SetValues(reps: reps, weight: weight, seconds: seconds))
           let start = "2026-05-\(day < 10 ? "0" : "")\(day) 18:0\(pick(10)):00"
