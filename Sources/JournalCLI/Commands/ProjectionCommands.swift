@@ -115,13 +115,13 @@ enum ProjectionCommands {
       upgraded first. Importing the same container again appends nothing; an
       invalid document, or one newer than this build knows, is reported with its
       path and skipped whole.
-      """ + "\n" + HistoryImportCommand.discussion,
+      """ + "\n\n" + HistoryImportCommand.discussion,
     options: [
       OptionSpec("dry-run", help: "Report what would be imported, append nothing"),
       OptionSpec(
         "time-zone",
         value: "TZ",
-        help: "Prefer this zone for workouts it keeps in their month; read a FILE's dates in it"
+        help: "A DIR: prefer this zone for its workouts; a FILE: read its dates in it"
       ),
     ] + HistoryImportCommand.options
   ) { invocation in
