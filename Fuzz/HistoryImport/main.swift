@@ -9,7 +9,8 @@
 
 import Foundation
 import JournalCore
-import JournalProjections
+
+@testable import JournalProjections
 
 /// A journal's events in memory: enough of a store for the importer.
 final class MemoryStore: EventStore, @unchecked Sendable {

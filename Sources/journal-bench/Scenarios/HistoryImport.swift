@@ -64,7 +64,8 @@ extension Bench {
           "\(sets) sets, \(csv.utf8.count / 1000) kB",
           "import \(formatSeconds(samples[0].median)), "
             + "\(formatCount(Double(sets) / samples[0].median)) sets/s",
-          identical ? "export of the import = the file, byte for byte" : "export DIFFERS from the file",
+          identical
+            ? "export of the import = the file, byte for byte" : "export DIFFERS from the file",
         ]
       )
     )

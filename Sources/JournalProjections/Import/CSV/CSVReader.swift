@@ -1,23 +1,18 @@
 import Foundation
 
 /// One record of a CSV file: its fields and the line it starts on.
-public struct CSVRecord: Sendable, Hashable {
+struct CSVRecord: Sendable, Hashable {
   /// The 1-based line of the file the record starts on (a quoted field may span lines).
-  public var line: Int
-  public var fields: [String]
-
-  public init(line: Int, fields: [String]) {
-    self.line = line
-    self.fields = fields
-  }
+  var line: Int
+  var fields: [String]
 }
 
 /// What makes a CSV file unreadable, with the line it was found on.
-public struct CSVError: Error, Sendable, Hashable, CustomStringConvertible {
-  public var line: Int
-  public var reason: String
+struct CSVError: Error, Sendable, Hashable, CustomStringConvertible {
+  var line: Int
+  var reason: String
 
-  public var description: String { "line \(line): \(reason)" }
+  var description: String { "line \(line): \(reason)" }
 }
 
 /// A reader of RFC 4180 CSV, as the trackers export it.
@@ -31,12 +26,12 @@ public struct CSVError: Error, Sendable, Hashable, CustomStringConvertible {
 ///
 /// A quote inside an unquoted field is taken as text, as every tracker's reader does; text
 /// after a closing quote, or a quoted field still open at the end of the file, is an error.
-public enum CSVReader {
+enum CSVReader {
   /// The records of `data`.
   ///
   /// - Throws: ``CSVError`` naming the line of the first malformed record, or of bytes that
   ///   are not UTF-8.
-  public static func records(_ data: Data, separator: UInt8) throws(CSVError) -> [CSVRecord] {
+  static func records(_ data: Data, separator: UInt8) throws(CSVError) -> [CSVRecord] {
     var bytes = [UInt8](data)
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
     return try records(bytes: bytes, separator: separator)
@@ -44,7 +39,7 @@ public enum CSVReader {
 
   /// The separator of a file whose first line is `header`: the one of `,` and `;` found
   /// outside quotes more often (a comma when neither is).
-  public static func separator(ofHeader data: Data) -> UInt8 {
+  static func separator(ofHeader data: Data) -> UInt8 {
     var commas = 0
     var semicolons = 0
     var quoted = false
@@ -147,7 +142,7 @@ public enum CSVReader {
   }
 
   /// `fields` as one record of RFC 4180 CSV, quoting a field only where it must.
-  public static func line(_ fields: [String], separator: Character = ",") -> String {
+  static func line(_ fields: [String], separator: Character = ",") -> String {
     fields.map { field in
       guard field.contains(where: { $0 == separator || $0 == "\"" || $0.isNewline })
       else { return field }

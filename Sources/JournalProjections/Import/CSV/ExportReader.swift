@@ -40,6 +40,8 @@ struct ExportedWorkout: Sendable, Hashable {
   var title: String
   /// The start as the file wrote it.
   var startText: String
+  /// The start as a local time, before the time zone places it.
+  var localStart: ExportValues.LocalTime?
   var start: Date?
   var end: Date?
   var notes: [String] = []
@@ -161,6 +163,7 @@ private struct RowReader {
         lastLine: line,
         firstRowLine: line
       )
+      workout.localStart = ExportValues.localTime(startText)
       workout.start = date(startText)
       if workout.start == nil {
         workout.refusals.append(

@@ -187,6 +187,21 @@ enum ExportValues {
     return names
   }()
 
+  /// `time`'s wall-clock reading counted in milliseconds from 1970-01-01 00:00, whatever
+  /// the zone: the same local time gives the same number on every machine.
+  static func wallClockMilliseconds(_ time: LocalTime) -> Int64 {
+    // Days from 1970-01-01 to the date, in the proleptic Gregorian calendar.
+    let y = Int64(time.month <= 2 ? time.year - 1 : time.year)
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let month = Int64(time.month)
+    let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + Int64(time.day) - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    let days = era * 146_097 + dayOfEra - 719_468
+    let seconds = days * 86_400 + Int64(time.hour * 3600 + time.minute * 60 + time.second)
+    return seconds * 1000
+  }
+
   /// The instant of `time` in `zone` (the text's own offset wins).
   ///
   /// A time a daylight-saving change skips reads as the calendar places it (an hour later).

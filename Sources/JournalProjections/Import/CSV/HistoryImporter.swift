@@ -154,13 +154,23 @@ public struct HistoryImporter: Sendable {
         lastLine: workout.lastLine,
         sets: workout.exercises.reduce(0) { $0 + $1.sets.count }
       )
-      guard workout.refusals.isEmpty, let start = workout.start, let end = workout.end else {
+      guard workout.refusals.isEmpty, let start = workout.start, let end = workout.end,
+        let local = workout.localStart
+      else {
         item.reasons = workout.refusals.map(\.description)
         report.refused.append(item)
         continue
       }
-      let id = Self.workoutID(source: source, start: start, title: workout.title)
+      let id = Self.workoutID(source: source, start: local, title: workout.title)
       item.id = id
+      if let twin = plans.first(where: { $0.id == id }) {
+        item.reasons = [
+          "line \(workout.firstLine): another workout of the file has the same start and title "
+            + "(line \(twin.firstLine))"
+        ]
+        report.refused.append(item)
+        continue
+      }
       let fingerprint = Self.fingerprint(workout)
       if let existing = state.workouts[id] {
         if existing.deletedAt != nil {
@@ -168,6 +178,12 @@ public struct HistoryImporter: Sendable {
           report.conflicts.append(item)
         } else if previous.fingerprints[id] == fingerprint {
           report.unchanged.append(item)
+        } else if existing.document.start != start {
+          item.reasons = [
+            "imported before with another start: its dates were read in "
+              + "\(existing.timeZone.identifier); the journal keeps its version"
+          ]
+          report.conflicts.append(item)
         } else {
           item.reasons = [
             previous.fingerprints[id] == nil
@@ -254,11 +270,15 @@ public struct HistoryImporter: Sendable {
     return (fingerprints, unit)
   }
 
-  /// The id of an imported workout: a ULID whose time is the workout's start and whose
-  /// random part is a digest of its source, start and title, so the same workout gets the
-  /// same id in every import.
-  static func workoutID(source: HistorySource, start: Date, title: String) -> String {
-    let milliseconds = max(0, start.milliseconds)
+  /// The id of an imported workout: a ULID whose time is the workout's start as its local
+  /// wall-clock reading and whose random part is a digest of its source, that reading and
+  /// its title, so the same workout gets the same id in every import, in any time zone.
+  static func workoutID(
+    source: HistorySource,
+    start: ExportValues.LocalTime,
+    title: String
+  ) -> String {
+    let milliseconds = max(0, ExportValues.wallClockMilliseconds(start))
     let digest = SHA256.hash(Array("\(source.rawValue)\u{0}\(milliseconds)\u{0}\(title)".utf8))
     let bytes = Array(digest.description.utf8)
     // The digest's hex text, read back as 80 bits.

@@ -171,6 +171,29 @@ func zone(_ identifier: String) -> TimeZone {
     )
   }
 
+  /// The wall-clock count is the UTC calendar's, on every day of four centuries' leap rules.
+  @Test func wallClockMillisecondsAreTheUTCCalendars() throws {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = zone("UTC")
+    var random = SplitMix64(seed: 0x7141)
+    for _ in 0..<500 {
+      let year = 1900 + Int(random.next() % 1100)
+      let month = 1 + Int(random.next() % 12)
+      let day = 1 + Int(random.next() % 28)
+      let time = ExportValues.LocalTime(
+        year: year,
+        month: month,
+        day: day,
+        hour: Int(random.next() % 24),
+        minute: Int(random.next() % 60),
+        second: Int(random.next() % 60),
+        offset: nil
+      )
+      let date = try #require(ExportValues.date(time, in: zone("UTC")))
+      #expect(ExportValues.wallClockMilliseconds(time) == Int64(date.timeIntervalSince1970) * 1000)
+    }
+  }
+
   @Test func durations() {
     #expect(ExportValues.duration("1h 5m") == 3900)
     #expect(ExportValues.duration("54m") == 3240)

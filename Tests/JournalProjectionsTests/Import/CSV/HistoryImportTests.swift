@@ -145,6 +145,18 @@ import Testing
     #expect(afterDelete.conflicts.first?.reasons == ["deleted in the journal; not imported again"])
   }
 
+  @Test func anotherTimeZoneIsAConflictNotASecondCopy() throws {
+    let harness = try JournalHarness(now: Self.now)
+    _ = try importing(Self.strong, into: harness)
+    let before = harness.store.stored
+    let report = try HistoryImporter(device: "laptop", timeZone: zone("America/New_York"))
+      .importFile(Data(Self.strong.utf8), named: "strong.csv", into: harness.journal, now: Self.now)
+    #expect(report.imported.isEmpty)
+    #expect(report.conflicts.count == 2)
+    #expect(report.conflicts.first?.reasons.first?.contains("read in Europe/Berlin") == true)
+    #expect(harness.store.stored == before)
+  }
+
   @Test func undoCancelsTheWholeImportAndItCanBeImportedAgain() throws {
     let harness = try JournalHarness(now: Self.now)
     _ = try importing(Self.strong, into: harness)
@@ -169,6 +181,19 @@ import Testing
     #expect(harness.state.liveWorkouts.map(\.document.splitName) == ["Push"])
     let payloads = harness.store.stored.map { (try? $0.payload.serializedString()) ?? "" }
     #expect(!payloads.contains { $0.contains("Squat") })
+  }
+
+  @Test func twoWorkoutsWithOneIdentityAreNotBothImported() throws {
+    let harness = try JournalHarness(now: Self.now)
+    let text =
+      "\"Workout #\";\"Date\";\"Workout Name\";\"Duration (sec)\";\"Exercise Name\";"
+      + "\"Set Order\";\"Weight (kg)\";\"Reps\"\n"
+      + "1;2026-03-02 18:40:00;Push;600;Dip;1;0;10\n"
+      + "2;2026-03-02 18:40:00;Push;600;Dip;1;0;12\n"
+    let report = try importing(text, into: harness)
+    #expect(report.imported.count == 1)
+    #expect(report.refused.first?.reasons.first?.contains("same start and title (line 2)") == true)
+    #expect(harness.state.anomalies.isEmpty)
   }
 
   @Test func aFileRefusedWholeAppendsNothing() throws {
