@@ -62,7 +62,7 @@ public func fuzzHistoryImport(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int3
   for separator in [UInt8(ascii: ","), UInt8(ascii: ";")] {
     guard let records = try? CSVReader.records(bytes, separator: separator) else { continue }
     let text = records.map {
-      CSVReader.line($0.fields, separator: Character(UnicodeScalar(separator)))
+      CSVReader.line($0.fields, separator: Unicode.Scalar(separator))
     }
     .joined(separator: "\n")
     let again = (try? CSVReader.records(Data(text.utf8), separator: separator)) ?? []

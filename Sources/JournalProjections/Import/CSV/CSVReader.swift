@@ -142,11 +142,22 @@ enum CSVReader {
   }
 
   /// `fields` as one record of RFC 4180 CSV, quoting a field only where it must.
-  static func line(_ fields: [String], separator: Character = ",") -> String {
+  ///
+  /// Looked at scalar by scalar, as the reader reads bytes: a quote or a separator followed
+  /// by a combining mark is one `Character`, and must still be quoted.
+  static func line(_ fields: [String], separator: Unicode.Scalar = ",") -> String {
     fields.map { field in
-      guard field.contains(where: { $0 == separator || $0 == "\"" || $0.isNewline })
+      let scalars = field.unicodeScalars
+      guard scalars.contains(where: { $0 == separator || $0 == "\"" || $0 == "\n" || $0 == "\r" })
       else { return field }
-      return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+      var quoted = String.UnicodeScalarView()
+      quoted.append("\"")
+      for scalar in scalars {
+        if scalar == "\"" { quoted.append("\"") }
+        quoted.append(scalar)
+      }
+      quoted.append("\"")
+      return String(quoted)
     }
     .joined(separator: String(separator))
   }

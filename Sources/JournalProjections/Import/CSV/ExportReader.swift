@@ -185,11 +185,16 @@ private struct RowReader {
       )
       return
     }
+    // Taken out of the array while the row is read: a method of `self` handed a member of
+    // `self.workouts` inout would copy the whole array at every row.
+    var workout = workouts[index]
+    workouts[index].exercises = []
     do {
-      try readRow(record, into: &workouts[index])
+      try readRow(record, into: &workout)
     } catch {
-      workouts[index].refusals.append(RefusedRow(line: line, reason: error.reason))
+      workout.refusals.append(RefusedRow(line: line, reason: error.reason))
     }
+    workouts[index] = workout
   }
 
   /// Reads one row's cells into its workout.

@@ -265,13 +265,15 @@ enum ExportValues {
     if word == "nan" || word == "inf" || word == "infinity" {
       return .failure(ValueError("'\(text)' is not a finite number"))
     }
-    let allowed = Set("0123456789.-+eE")
-    guard trimmed.allSatisfy({ allowed.contains($0) }), let value = Double(trimmed) else {
+    guard trimmed.allSatisfy({ numberCharacters.contains($0) }), let value = Double(trimmed) else {
       return .failure(ValueError("'\(text)' is not a number"))
     }
     guard value.isFinite else { return .failure(ValueError("'\(text)' is not a finite number")) }
     return .success(value)
   }
+
+  /// The characters a number cell may hold (after a decimal comma became a point).
+  private static let numberCharacters = Set("0123456789.-+eE")
 
   /// Why a cell was refused.
   struct ValueError: Error, Sendable, Hashable {

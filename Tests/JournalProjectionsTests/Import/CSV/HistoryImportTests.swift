@@ -310,7 +310,7 @@ import Testing
       }
       expected[title] = logs
     }
-    let separator: Character = !hevy && pick(2) == 0 ? ";" : ","
+    let separator: Unicode.Scalar = !hevy && pick(2) == 0 ? ";" : ","
     var header = hevy ? Self.hevyHeader : Self.strongHeader
     header = header.replacingOccurrences(of: "weight_lbs", with: "weight_kg")
     header = header.replacingOccurrences(of: "distance_miles", with: "distance_km")
