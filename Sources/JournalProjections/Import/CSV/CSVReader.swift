@@ -69,7 +69,11 @@ enum CSVReader {
     // Whether the record under way has anything: a field, a separator or a quote.
     var started = false
 
+    // The whole file is checked once; only a file that is not UTF-8 is checked field by
+    // field, to name the line.
+    let isUTF8 = String(validating: bytes, as: UTF8.self) != nil
     func text(_ field: [UInt8], line: Int) throws(CSVError) -> String {
+      if isUTF8 { return String(decoding: field, as: UTF8.self) }
       guard let string = String(validating: field, as: UTF8.self) else {
         throw CSVError(line: line, reason: "not UTF-8 text")
       }

@@ -113,7 +113,7 @@ private struct RowReader {
 
   /// Hevy writes a line break inside notes as the two characters `\n`.
   func text(_ column: ExportColumn, _ record: CSVRecord) -> String? {
-    guard var value = cell(column, record)?.trimmingCharacters(in: .whitespaces) else {
+    guard var value = cell(column, record)?.trimmedOfSpaces else {
       return nil
     }
     if layout.source == .hevy { value = value.replacingOccurrences(of: "\\n", with: "\n") }
@@ -226,7 +226,7 @@ private struct RowReader {
     var isNote = false
     switch layout.source {
     case .strong:
-      let order = cell(.setOrder, record)?.trimmingCharacters(in: .whitespaces) ?? ""
+      let order = cell(.setOrder, record)?.trimmedOfSpaces ?? ""
       set.order = order
       switch order.lowercased() {
       case "w": set.kind = .warmUp
@@ -242,12 +242,12 @@ private struct RowReader {
         }
       }
     case .hevy:
-      let index = cell(.setIndex, record)?.trimmingCharacters(in: .whitespaces) ?? ""
+      let index = cell(.setIndex, record)?.trimmedOfSpaces ?? ""
       guard let value = Int(index), value >= 0 else {
         throw ExportValues.ValueError("set_index '\(index)' is not a whole number from 0")
       }
       set.order = index
-      let type = cell(.setType, record)?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+      let type = cell(.setType, record)?.trimmedOfSpaces.lowercased() ?? ""
       switch type {
       case "normal", "": set.kind = .normal
       case "warmup": set.kind = .warmUp
