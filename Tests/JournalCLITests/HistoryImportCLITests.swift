@@ -103,6 +103,9 @@ import Testing
     #expect(badZone.status == 64)
     let badUnit = try run(["import", hevy.path, "--unit", "stone"], journal: journal)
     #expect(badUnit.status == 64)
+    let folderWithUnit = try run(["import", folder.path, "--unit", "kg"], journal: journal)
+    #expect(folderWithUnit.status == 64)
+    #expect(folderWithUnit.err.contains("'--unit' is for an export FILE"))
     #expect(try JournalFingerprint(of: journal) == before)
   }
 

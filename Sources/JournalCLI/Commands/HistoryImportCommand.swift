@@ -38,6 +38,17 @@ enum HistoryImportCommand {
     return url.pathExtension.lowercased() == "csv"
   }
 
+  /// Refuses `--format`, `--unit` and `--splits` given with a container folder, which has
+  /// no use for them.
+  static func expectNoExportOptions(_ invocation: Invocation) throws(UsageError) {
+    for option in options
+    where invocation.arguments.value(option.name) != nil
+      || invocation.arguments.flag(option.name)
+    {
+      throw UsageError("'--\(option.name)' is for an export FILE, not a container folder")
+    }
+  }
+
   static func run(_ invocation: Invocation) throws -> Int32 {
     try invocation.expectPositionals(atMost: 1)
     let url = invocation.resolve(try invocation.positional(0, "export file"))
@@ -130,6 +141,7 @@ enum HistoryImportCommand {
         "refusedRows": report.strayRows.map(\.description),
         "splitsCreated": report.splitsCreated,
         "appendedEvents": report.appendedEvents,
+        "batches": report.batches,
         "dryRun": report.isDryRun,
       ])
       return
@@ -141,6 +153,12 @@ enum HistoryImportCommand {
         + "'\(report.file)': \(report.unchanged.count) unchanged, \(report.conflicts.count) "
         + "conflicts, \(report.refused.count) refused; \(report.appendedEvents) events"
     )
+    if report.batches > 1, !report.isDryRun {
+      c.print(
+        "appended in \(report.batches) batches of whole workouts: 'journal undo --count "
+          + "\(report.batches)' cancels the whole import"
+      )
+    }
     c.print("dates read in \(report.timeZone) (\(zoneReason))")
     var unitLine = "weights stored in \(report.unit.rawValue) (\(report.unitReason))"
     if let fileUnit = report.fileUnit, fileUnit != report.unit {

@@ -126,6 +126,7 @@ enum ProjectionCommands {
     ] + HistoryImportCommand.options
   ) { invocation in
     if HistoryImportCommand.handles(invocation) { return try HistoryImportCommand.run(invocation) }
+    try HistoryImportCommand.expectNoExportOptions(invocation)
     let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 1)
     let folder = invocation.resolve(try invocation.positional(0, "container folder"))

@@ -43,6 +43,9 @@ public struct HistoryImportReport: Sendable, Hashable {
   /// Splits made by `--splits`, by name.
   public var splitsCreated: [String] = []
   public var appendedEvents = 0
+  /// How many durable batches (and actions) the events were appended in: `undo` cancels the
+  /// last one.
+  public var batches = 0
   public var isDryRun: Bool
 
   /// Whether any row or workout was refused (the command exits 1).
@@ -55,8 +58,9 @@ public struct HistoryImportReport: Sendable, Hashable {
 /// done), `workout.imported` (where it came from, and what the documents have no field
 /// for), a `set.completed` per set with its actuals, and `log.completed` per log at the
 /// workout's end, which ends the workout. A workout's id comes from its source, start and
-/// title, so importing again appends only the workouts that are new. Every event of an
-/// import is appended in one durable batch, one action: `undo` cancels the whole import.
+/// title, so importing again appends only the workouts that are new. The events are
+/// appended in durable batches of whole workouts (about 8,000 events each), each one
+/// action: `undo` cancels the last batch, which for most files is the whole import.
 ///
 /// ```swift
 /// let importer = HistoryImporter(device: "cli", timeZone: TimeZone(identifier: "Europe/Paris")!)
@@ -223,6 +227,10 @@ public struct HistoryImporter: Sendable {
         newID: journal.newID
       )
     }
+    // Whole workouts in batches of about `batchSize` events, each one durable append and
+    // one action: a revert names every event of the action it undoes, and must fit in one
+    // record (1 MiB).
+    var batches: [[ImportedEvent]] = []
     for plan in plans {
       events += plan.events(
         source: source,
@@ -233,13 +241,23 @@ public struct HistoryImporter: Sendable {
         splitID: splitIDs[plan.title.lowercased()],
         newID: journal.newID
       )
+      if events.count >= Self.batchSize {
+        batches.append(events)
+        events = []
+      }
     }
-    report.appendedEvents = events.count
-    if !dryRun, !events.isEmpty {
-      try journal.appendImported(events, device: device)
+    if !events.isEmpty { batches.append(events) }
+    report.appendedEvents = batches.reduce(0) { $0 + $1.count }
+    report.batches = batches.count
+    if !dryRun {
+      for batch in batches { try journal.appendImported(batch, device: device) }
     }
     return report
   }
+
+  /// The events of one batch of an import, give or take a workout: an undo of it names
+  /// them all in a revert of about 31 bytes an event, well within a record's 1 MiB.
+  static let batchSize = 8_000
 
   /// The unit the file names: in its header, else in its first weight-unit cell.
   static func fileUnit(_ export: ExportFile) -> WeightUnit? {
@@ -384,6 +402,10 @@ struct WorkoutPlan: Sendable {
   var lastLine: Int
   var logs: [Log]
 
+  /// The most sets one imported workout may have: its `workout.imported` then stays far
+  /// within a record's 1 MiB.
+  static let maximumSets = 1000
+
   /// The plan of `workout`, its weights in `unit`; a refusal naming the line when a value
   /// is beyond what the journal takes.
   static func make(
@@ -400,6 +422,15 @@ struct WorkoutPlan: Sendable {
     guard start <= now.addingTimeInterval(86_400) else {
       return .failure(
         RefusedRow(line: workout.firstLine, reason: "a date after today: '\(workout.startText)'")
+      )
+    }
+    let setCount = workout.exercises.reduce(0) { $0 + $1.sets.count }
+    guard setCount <= maximumSets else {
+      return .failure(
+        RefusedRow(
+          line: workout.firstLine,
+          reason: "\(setCount) sets in one workout; the journal takes at most \(maximumSets)"
+        )
       )
     }
     var logs: [Log] = []

@@ -167,6 +167,29 @@ import Testing
     #expect(harness.state.liveWorkouts.count == 2)
   }
 
+  /// A long history is appended in batches of whole workouts, each one action, so that the
+  /// revert undoing one fits in a record.
+  @Test func aLongHistoryIsAppendedInBatchesOfWholeWorkouts() throws {
+    let harness = try JournalHarness(now: Self.now)
+    var text = Self.strongHeader
+    for day in 0..<300 {
+      let date = Date(timeIntervalSince1970: 1_700_000_000 + Double(day) * 86_400)
+      let stamp = ISO8601DateFormatter().string(from: date).replacingOccurrences(of: "T", with: " ")
+        .replacingOccurrences(of: "Z", with: "")
+      for exercise in 0..<5 {
+        for set in 1...5 { text += "\(stamp),Day,1h,Lift \(exercise),\(set),50,5,0,0,,,\n" }
+      }
+    }
+    let report = try importing(text, into: harness)
+    #expect(report.imported.count == 300)
+    #expect(report.batches == 2)
+    #expect(report.appendedEvents == 300 * (2 + 25 + 5))
+    let actions = Set(harness.journal.history.map { $0.action ?? $0.id })
+    #expect(actions.count == 2)
+    try harness.journal.undo(device: "laptop", count: 2, now: harness.now)
+    #expect(harness.state.liveWorkouts.isEmpty)
+  }
+
   @Test func aBadRowRefusesItsWorkoutOnly() throws {
     let harness = try JournalHarness(now: Self.now)
     let text = Self.strong.replacingOccurrences(
