@@ -155,8 +155,8 @@ enum HistoryImportCommand {
     )
     if report.batches > 1, !report.isDryRun {
       c.print(
-        "appended in \(report.batches) batches of whole workouts: 'journal undo --count "
-          + "\(report.batches)' cancels the whole import"
+        "appended in \(report.batches) batches of whole workouts, each one action: "
+          + "'journal undo' cancels the last; \(report.batches) of them cancel the whole import"
       )
     }
     c.print("dates read in \(report.timeZone) (\(zoneReason))")

@@ -43,8 +43,8 @@ public struct HistoryImportReport: Sendable, Hashable {
   /// Splits made by `--splits`, by name.
   public var splitsCreated: [String] = []
   public var appendedEvents = 0
-  /// How many durable batches (and actions) the events were appended in: `undo` cancels the
-  /// last one.
+  /// How many durable batches (and actions) the events were appended in: each `undo`
+  /// cancels one, the last first.
   public var batches = 0
   public var isDryRun: Bool
 

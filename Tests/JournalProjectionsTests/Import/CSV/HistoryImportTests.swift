@@ -186,7 +186,9 @@ import Testing
     #expect(report.appendedEvents == 300 * (2 + 25 + 5))
     let actions = Set(harness.journal.history.map { $0.action ?? $0.id })
     #expect(actions.count == 2)
-    try harness.journal.undo(device: "laptop", count: 2, now: harness.now)
+    try harness.journal.undo(device: "laptop", now: harness.now)
+    #expect(harness.state.liveWorkouts.count < 300 && !harness.state.liveWorkouts.isEmpty)
+    try harness.journal.undo(device: "laptop", now: harness.now)
     #expect(harness.state.liveWorkouts.isEmpty)
   }
 
