@@ -13,6 +13,9 @@ public struct Command: Sendable {
   public var options: [OptionSpec]
   /// Hidden commands exist for tests and tools, and are not listed.
   public var isHidden: Bool
+  /// What completes each positional argument; nil reads it from ``arguments``
+  /// (``ValueSource/positionals(of:)``).
+  var positionalValues: [ValueSource]?
   public var run: @Sendable (Invocation) throws -> Int32
 
   public init(
@@ -24,6 +27,7 @@ public struct Command: Sendable {
     isHidden: Bool = false,
     run: @escaping @Sendable (Invocation) throws -> Int32
   ) {
+    self.positionalValues = nil
     self.words = words
     self.abstract = abstract
     self.arguments = arguments
@@ -34,6 +38,18 @@ public struct Command: Sendable {
   }
 
   var name: String { words.joined(separator: " ") }
+
+  /// What completes each positional argument, in order.
+  var positionalSources: [ValueSource] {
+    positionalValues ?? ValueSource.positionals(of: arguments)
+  }
+
+  /// This command, its positionals completed from `sources`.
+  func completing(_ sources: [ValueSource]) -> Command {
+    var copy = self
+    copy.positionalValues = sources
+    return copy
+  }
 }
 
 /// Everything a running command can see: its arguments, the global options,
@@ -96,6 +112,12 @@ enum GlobalOptions {
       help: "The device writing (default $WORKOUT_DEVICE, else 'cli')"
     ),
     OptionSpec("at", value: "TIME", help: "When the action happened (ISO 8601); back-dates it"),
+    OptionSpec(
+      "unit",
+      value: "kg|lb",
+      help: "Label weights with a unit (default $WORKOUT_UNIT); stored values never change",
+      choices: ["kg", "lb"]
+    ),
     OptionSpec("json", help: "Print machine-readable JSON"),
     OptionSpec("help", short: "h", help: "Show help for the command"),
   ]

@@ -7,12 +7,25 @@ public struct OptionSpec: Sendable {
   /// The value's placeholder, such as `N`; nil for a flag.
   public var value: String?
   public var help: String
+  /// The values it accepts, when they are a fixed few (for completion).
+  var choices: [String]
 
   public init(_ name: String, short: Character? = nil, value: String? = nil, help: String) {
+    self.init(name, short: short, value: value, help: help, choices: [])
+  }
+
+  init(
+    _ name: String,
+    short: Character? = nil,
+    value: String? = nil,
+    help: String,
+    choices: [String]
+  ) {
     self.name = name
     self.short = short
     self.value = value
     self.help = help
+    self.choices = choices
   }
 
   var takesValue: Bool { value != nil }
@@ -61,7 +74,8 @@ public struct CommandLineArguments: Sendable {
         name = spec.name
       }
       guard let spec = options.first(where: { $0.name == name }) else {
-        throw UsageError("unknown option '--\(name)'")
+        let near = Suggestions.nearest(to: name, among: options.map(\.name))
+        throw UsageError("unknown option '--\(name)'", hint: Self.didYouMean(near))
       }
       if spec.takesValue {
         if let inlineValue {
@@ -79,6 +93,14 @@ public struct CommandLineArguments: Sendable {
         flags.insert(name)
       }
     }
+  }
+
+  /// `did you mean '--reps'?` for option names, or nil.
+  static func didYouMean(_ names: [String]) -> String? {
+    let quoted = names.map { "'--\($0)'" }
+    guard let first = quoted.first else { return nil }
+    return quoted.count == 1
+      ? "did you mean \(first)?" : "did you mean one of \(quoted.joined(separator: ", "))?"
   }
 
   private static func isNumber(_ text: String) -> Bool {
@@ -100,5 +122,10 @@ public struct CommandLineArguments: Sendable {
 /// A mistake in how a command was invoked: exit status 64.
 public struct UsageError: Error, Sendable, Equatable {
   public var message: String
-  public init(_ message: String) { self.message = message }
+  /// A suggestion, printed as a `hint:` line.
+  public var hint: String?
+  public init(_ message: String, hint: String? = nil) {
+    self.message = message
+    self.hint = hint
+  }
 }

@@ -79,7 +79,7 @@ enum CommonOptions {
     "workout",
     short: "w",
     value: "ID",
-    help: "The workout (id prefix); default: the open one"
+    help: "The workout (id prefix, or split name: its latest); default: the open one"
   )
   static let reps = OptionSpec("reps", short: "r", value: "N", help: "Reps actually done")
   static let weight = OptionSpec("weight", value: "W", help: "Weight actually lifted (unit-less)")

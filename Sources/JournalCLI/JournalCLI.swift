@@ -24,21 +24,20 @@ public enum JournalCLI {
     currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
     keepingJournalsUntilExit: Bool = false
   ) -> Int32 {
-    guard let (command, rest) = match(arguments) else {
-      if arguments.isEmpty || arguments == ["--help"] || arguments == ["-h"]
-        || arguments == ["help"]
-      {
-        console.print(Help.overview(commands))
-        return arguments.isEmpty ? ExitStatus.usage : ExitStatus.success
-      }
-      if arguments.first == "help", let (command, _) = match(Array(arguments.dropFirst())) {
-        console.print(Help.page(for: command))
-        return ExitStatus.success
-      }
-      let shown = arguments.prefix(while: { !$0.hasPrefix("-") }).joined(separator: " ")
-      console.error("error: unknown command '\(shown.isEmpty ? arguments[0] : shown)'")
-      console.error("See 'journal --help'.")
+    if arguments.isEmpty {
+      console.print(Help.overview(commands))
       return ExitStatus.usage
+    }
+    if arguments == ["--help"] || arguments == ["-h"] {
+      console.print(Help.overview(commands))
+      return ExitStatus.success
+    }
+    if arguments == ["--version"] || arguments == ["-V"] {
+      console.print(Help.version())
+      return ExitStatus.success
+    }
+    guard let (command, rest) = match(arguments) else {
+      return unmatched(arguments, console: console)
     }
     do {
       let parsed = try CommandLineArguments(rest, options: command.options + GlobalOptions.all)
@@ -54,15 +53,50 @@ public enum JournalCLI {
         currentDirectory: currentDirectory
       )
       invocation.keepsJournalsUntilExit = keepingJournalsUntilExit
-      return try command.run(invocation)
+      let unit = try DisplayUnit.parse(option: parsed.value("unit"), environment: environment)
+      return try DisplayUnit.$current.withValue(unit) { try command.run(invocation) }
     } catch let error as UsageError {
       console.error("error: \(error.message)")
+      if let hint = error.hint { console.error("hint: \(hint)") }
       console.error("See 'journal \(command.name) --help'.")
       return ExitStatus.usage
     } catch {
       Diagnostics.report(error, to: console)
       return ExitStatus.failure
     }
+  }
+
+  /// Words that name no command: a group's help (asked for, or a bare group), else an
+  /// unknown command with the nearest names.
+  static func unmatched(_ arguments: [String], console: Console) -> Int32 {
+    let words = arguments.prefix(while: { !$0.hasPrefix("-") })
+    let asksHelp = arguments.contains("--help") || arguments.contains("-h")
+    if let group = CommandCatalog.groups.first(where: { $0.name == arguments[0] }) {
+      let rest = Array(words.dropFirst())
+      if rest.isEmpty {
+        if asksHelp {
+          console.print(Help.group(group))
+          return ExitStatus.success
+        }
+        console.print(Help.group(group))
+        console.error("error: '\(group.name)' needs a subcommand: see the list above")
+        return ExitStatus.usage
+      }
+      let names = CommandCatalog.commands(in: group.name).map { $0.words[1] }
+      console.error("error: unknown command '\(group.name) \(rest[0])'")
+      if let hint = Suggestions.hint(for: rest[0], among: names) {
+        console.error("hint: \(hint)")
+      }
+      console.error("See 'journal \(group.name) --help'.")
+      return ExitStatus.usage
+    }
+    let typed = words.first ?? arguments[0]
+    console.error("error: unknown command '\(typed)'")
+    if let hint = Suggestions.hint(for: typed, among: CommandCatalog.firstWords) {
+      console.error("hint: \(hint)")
+    }
+    console.error("See 'journal --help'.")
+    return ExitStatus.usage
   }
 
   /// The command whose words start `arguments` (longest match) and the rest.

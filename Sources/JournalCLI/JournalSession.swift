@@ -13,14 +13,17 @@ struct JournalSession {
   /// `--at`, when the action is back-dated.
   let at: Date?
 
-  /// Opens the journal named by the invocation.
-  init(_ invocation: Invocation) throws {
+  /// Opens the journal named by the invocation for a command that needs `scope`: from the
+  /// saved state, folding only those streams, unless the scope is the whole history or the
+  /// command reads history as of a point (`--as-of`, when `asOfNamesAPoint`).
+  init(_ invocation: Invocation, scope: StateScope = .all, asOfNamesAPoint: Bool = true) throws {
     let url = try Self.journalURL(invocation)
     let store = try FileEventStore(url: url)
     let now = Date()
     let generator = IDSource(now: now)
     self.store = store
-    self.journal = try Journal(store: store, newID: generator.next)
+    let scope = asOfNamesAPoint && invocation.arguments.value("as-of") != nil ? .all : scope
+    self.journal = try Journal.open(store: store, scope: scope, newID: generator.next)
     self.device = try Self.device(invocation)
     self.now = now
     self.at = try invocation.arguments.value("at").map { try TimeParser.parse($0, now: now) }
@@ -64,21 +67,6 @@ struct JournalSession {
 
   /// The state after everything.
   func state() -> JournalState { journal.state() }
-
-  /// Writes `journal today`'s cache afresh from this session's journal, after a revert, when
-  /// there is one.
-  ///
-  /// The cache folds new events on top of what it holds, but a revert of an event it has
-  /// already folded sends the next `journal today` back to reading the whole journal
-  /// (docs/Performance.md, B6). Undo, redo and rewind hold the whole journal already: they
-  /// fold it once more and write the cache, so `today` stays instant after them. A journal
-  /// whose `today` was never asked has no cache, and does not pay for one.
-  func keepTodayCacheFresh() {
-    let url = store.log.url
-    let cache = url.appendingPathComponent(TodayCache.folder).path
-    guard FileManager.default.fileExists(atPath: cache) else { return }
-    TodayCache.save(journal, journalAt: url)
-  }
 }
 
 /// Fresh ULIDs from the wall clock and the system's randomness.

@@ -3,6 +3,24 @@ import Foundation
 // journal-bench: every scenario is measured side by side with its baseline in the same run
 // and reported as a ratio. See docs/Performance.md.
 
+// A go-between for B12: runs a command, prints what it printed, then its peak resident set in
+// kilobytes on a last line of its own. A child's peak includes the memory it shared with its
+// parent until it started the command, so the commands are started from this fresh, small
+// process rather than from the benchmark, which holds far more.
+if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == "--peak-rss" {
+  do {
+    let (output, peak) = try Bench.runMeasured(
+      URL(fileURLWithPath: CommandLine.arguments[2]),
+      Array(CommandLine.arguments.dropFirst(3))
+    )
+    print(output + "\npeak-rss \(peak)")
+    exit(0)
+  } catch {
+    FileHandle.standardError.write(Data("journal-bench: \(error)\n".utf8))
+    exit(1)
+  }
+}
+
 let options: Options
 do {
   options = try Options(Array(CommandLine.arguments.dropFirst()))

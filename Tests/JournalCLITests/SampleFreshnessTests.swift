@@ -17,7 +17,7 @@ import Testing
     guard let walker = FileManager.default.enumerator(atPath: root.path) else { return files }
     for case let relative as String in walker {
       if relative.hasSuffix(".lock") || relative.hasPrefix(Rebuild.checkpointName)
-        || relative.hasPrefix(TodayCache.folder + "/")
+        || relative.hasPrefix(SavedState.folder + "/")
       {
         continue
       }
@@ -29,6 +29,23 @@ import Testing
       files[relative] = try Data(contentsOf: url)
     }
     return files
+  }
+
+  /// The fold's version names the documents the sample rebuilds to: a change to them without
+  /// a new version would let saved states of the old fold be trusted.
+  @Test func theFoldVersionNamesTheSampleDocuments() throws {
+    let documents = try Self.files(under: Self.repository.appendingPathComponent("Projections"))
+      .filter { path, _ in ["Splits/", "Workouts/", "Stubs/"].contains { path.hasPrefix($0) } }
+    #expect(documents.count > 10)
+    let digest = FoldVersion.treeDigest(documents.mapValues { [UInt8]($0) })
+    #expect(
+      FoldVersion.sampleProjections[FoldVersion.current] == digest,
+      """
+      the sample's documents changed: if the fold or the rendering changed, bump \
+      FoldVersion.current to \(FoldVersion.current + 1) and add \
+      [\(FoldVersion.current + 1): "\(digest)"] to FoldVersion.sampleProjections
+      """
+    )
   }
 
   static func expectSame(

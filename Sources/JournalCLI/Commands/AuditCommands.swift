@@ -30,8 +30,12 @@ enum AuditCommands {
       the totals). --until takes a date as a whole day.
       """,
     options: [
-      OptionSpec("exercise", value: "NAME", help: "Only this exercise (display or library name)"),
-      OptionSpec("split", value: "NAME", help: "Only workouts of this split"),
+      OptionSpec(
+        "exercise",
+        value: "NAME",
+        help: "Only this exercise (display or library name, or a unique prefix)"
+      ),
+      OptionSpec("split", value: "NAME", help: "Only workouts of this split (or a unique prefix)"),
       OptionSpec("since", value: "DATE", help: "Sets done at or after this time"),
       OptionSpec(
         "until",
@@ -48,19 +52,24 @@ enum AuditCommands {
     guard ["table", "csv", "json"].contains(format) else {
       throw UsageError("unknown format '\(format)': use table, csv or json")
     }
+    let point = try point(invocation, session)
+    let state = session.journal.state(upTo: point)
     let filter = AuditFilter(
-      exercise: invocation.string("exercise"),
-      split: invocation.string("split"),
+      exercise: try invocation.string("exercise").map { try state.exerciseName($0) },
+      split: try invocation.string("split").map { try state.splitName($0) },
       since: try invocation.string("since").map { try TimeParser.parse($0, now: session.now) },
       until: try invocation.string("until").map { try untilTime($0, now: session.now) }
     )
     let result = Audit(
-      history: session.journal.history,
-      upTo: try point(invocation, session),
+      state: state,
+      history: Array(Replayer.prefix(session.journal.history, upTo: point)),
       filter: filter
     )
     switch format {
-    case "json": invocation.printJSON(AuditTable.json(result))
+    case "json":
+      var object = AuditTable.json(result)
+      DisplayUnit.label(&object)
+      invocation.printJSON(object)
     case "csv": invocation.console.write(AuditTable.csv(result.rows))
     default: invocation.console.print(AuditTable.render(result, width: invocation.console.width))
     }
@@ -77,9 +86,10 @@ enum AuditCommands {
   static let history = Command(
     ["history"],
     abstract: "The timeline of a workout: each event, effective or reverted",
-    arguments: "WORKOUT",
+    arguments: "[WORKOUT]",
     discussion: """
-      Marks: '+' effective (it shapes the documents), 'x' reverted (with the
+      WORKOUT defaults to the latest workout; it is an id prefix or a split's name (that
+      split's latest workout), and a deleted workout is found by id prefix. Marks: '+' effective (it shapes the documents), 'x' reverted (with the
       revert that cancelled it), '<' a revert of events of this workout, '!' an
       anomaly the fold reported (the event then changed nothing).
       """,
@@ -87,11 +97,21 @@ enum AuditCommands {
       OptionSpec("log", value: "EXERCISE", help: "Only this exercise (name or log id)"), asOf,
     ]
   ) { invocation in
-    let session = try JournalSession(invocation)
+    let reference = invocation.arguments.positionals.first
+    let session = try JournalSession.naming(
+      workout: reference,
+      invocation,
+      scope: StateScope(latestWorkout: reference == nil, workouts: reference.map { [$0] } ?? [])
+    )
     try invocation.expectPositionals(atMost: 1)
-    let reference = try invocation.positional(0, "WORKOUT")
     let state = session.state()
     let workout: WorkoutState
+    guard let reference else {
+      guard let latest = state.latestLiveWorkout else {
+        throw CommandError("no workout yet", hint: "start one with 'journal start SPLIT'")
+      }
+      return try history(of: latest, state: state, session: session, invocation)
+    }
     do {
       workout = try state.workout(reference)
     } catch {
@@ -102,6 +122,15 @@ enum AuditCommands {
       guard deleted.count == 1, let only = deleted.first, reference.count >= 4 else { throw error }
       workout = only
     }
+    return try history(of: workout, state: state, session: session, invocation)
+  }
+
+  static func history(
+    of workout: WorkoutState,
+    state: JournalState,
+    session: JournalSession,
+    _ invocation: Invocation
+  ) throws -> Int32 {
     let logID = try invocation.string("log").map { try state.log($0, in: workout).id }
     let entries = WorkoutHistory.entries(
       workout: workout.document.id,
@@ -134,29 +163,57 @@ enum AuditCommands {
 
   static let blame = Command(
     ["blame"],
-    abstract: "Which event last changed each field of a document",
-    arguments: "DOCUMENT-PATH",
+    abstract: "Which event last changed each field of a split or workout document",
+    arguments: "WHAT [FIELD]",
     discussion: """
-      DOCUMENT-PATH is relative to the document tree: 'Splits/<id>.json',
-      'Workouts/YYYY/MM/<id>.json' or 'Stubs/…'. --field takes a JSON pointer,
-      e.g. '/logs/0/setEntries/1/weight', and shows the fields inside it.
+      WHAT is a split by name, a workout by its split's name (that split's latest
+      workout), either by id prefix, or a document path relative to the tree:
+      'Splits/<id>.json', 'Workouts/YYYY/MM/<id>.json' or 'Stubs/…'. A split's name
+      means the split, unless FIELD starts with a field only workouts have (logs, start,
+      end, status, metrics…): then it means that split's latest workout, as in
+      'journal blame Push logs.Bench'. FIELD narrows it to one field and what it holds: a
+      dotted path such as 'logs.Bench.setEntries.2.weight', where a list's element is
+      named by its exercise's name (the usual rule) or its position from 1, or a JSON
+      pointer such as '/logs/0/setEntries/1/weight' (positions from 0), as --field takes.
       """,
     options: [
       OptionSpec("field", value: "JSON-POINTER", help: "Only this field (and what it holds)"), asOf,
     ]
   ) { invocation in
     let session = try JournalSession(invocation)
-    try invocation.expectPositionals(atMost: 1)
-    let path = try invocation.positional(0, "DOCUMENT-PATH")
-    let field = invocation.string("field")
+    try invocation.expectPositionals(atMost: 2)
+    let what = try invocation.positional(0, "split, workout or document path")
+    let positionalField = invocation.arguments.positionals.dropFirst().first
+    if positionalField != nil, invocation.string("field") != nil {
+      throw UsageError("give FIELD or '--field', not both")
+    }
+    let point = try point(invocation, session)
+    let state = session.journal.state(upTo: point)
+    let path: String
+    if what.contains("/") || what.hasSuffix(".json") {
+      path = what
+    } else if let first = (positionalField ?? invocation.string("field")).flatMap(firstSegment),
+      workoutOnlyFields.contains(first.lowercased())
+    {
+      // A field only a workout has: the name is a split's, and means its latest workout.
+      path = try state.workout(what).path
+    } else {
+      path = try state.documentPath(what)
+    }
+    var field = invocation.string("field")
     if let field, !field.isEmpty, !field.hasPrefix("/") {
       throw UsageError("'\(field)' is not a JSON pointer: it starts with '/'")
+    }
+    if let dotted = positionalField {
+      field =
+        dotted.hasPrefix("/")
+        ? dotted : try FieldPath.pointer(dotted, in: state.renderedDocument(at: path))
     }
     let lines = try Blame.lines(
       path: path,
       field: field,
       history: session.journal.history,
-      upTo: try point(invocation, session)
+      upTo: point
     )
     var dates = ZonedDates()
     if invocation.wantsJSON {
@@ -174,6 +231,18 @@ enum AuditCommands {
     }
     invocation.console.print(AuditOutput.blame(lines, width: invocation.console.width))
     return ExitStatus.success
+  }
+  .completing([.documents])
+
+  /// Members of a workout document that a split document does not have: a FIELD starting
+  /// with one makes blame read a split's name as its latest workout.
+  static let workoutOnlyFields: Set<String> = [
+    "logs", "start", "end", "status", "splitid", "splitname", "metrics", "deletedlogids",
+  ]
+
+  /// `logs` of `logs.Bench.setEntries` or of `/logs/0/setEntries`.
+  static func firstSegment(_ field: String) -> String? {
+    field.split(whereSeparator: { $0 == "." || $0 == "/" }).first.map(String.init)
   }
 
   static let diff = Command(

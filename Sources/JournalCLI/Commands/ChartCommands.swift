@@ -15,16 +15,25 @@ enum ChartCommands {
       weight. A tie keeps the earlier date.
       """,
     options: [
-      OptionSpec("exercise", value: "NAME", help: "Only this exercise (display or library name)"),
+      OptionSpec(
+        "exercise",
+        value: "NAME",
+        help: "Only this exercise (display or library name, or a unique prefix)"
+      ),
       AuditCommands.asOf,
     ]
   ) { invocation in
     let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 0)
+    let point = try AuditCommands.point(invocation, session)
+    let state = session.journal.state(upTo: point)
     let audit = Audit(
-      history: session.journal.history,
-      upTo: try AuditCommands.point(invocation, session),
-      filter: AuditFilter(exercise: invocation.string("exercise"), includeReverted: false)
+      state: state,
+      history: Array(Replayer.prefix(session.journal.history, upTo: point)),
+      filter: AuditFilter(
+        exercise: try invocation.string("exercise").map { try state.exerciseName($0) },
+        includeReverted: false
+      )
     )
     let all = ExerciseRecords.all(from: audit.rows)
     if invocation.wantsJSON {
@@ -50,6 +59,7 @@ enum ChartCommands {
       "bestE1RM": set(r.bestEstimatedOneRepMax), "bestSetVolume": set(r.bestSetVolume),
       "e1RMFormula": "epley",
     ]
+    DisplayUnit.label(&object)
     object["bestSession"] =
       r.bestSession.map { s -> Any in
         [
@@ -71,7 +81,8 @@ enum ChartCommands {
     abstract: "Progression of an exercise: top-set weight or e1RM, workout by workout",
     arguments: "EXERCISE",
     discussion: """
-      One point per workout where the exercise is finished (completed, or the
+      EXERCISE is a display or library name, or a unique prefix of one. One point per
+      workout where the exercise is finished (completed, or the
       workout is over), from its effective sets, as the app's chart: sets
       filled in from the plan count, and such points are drawn hollow in the
       SVG. --svg writes a standalone SVG file (owner-readable only), replacing
@@ -85,13 +96,14 @@ enum ChartCommands {
   ) { invocation in
     let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 1)
-    let name = try invocation.positional(0, "EXERCISE")
+    let typed = try invocation.positional(0, "EXERCISE")
     let metric = invocation.string("metric") ?? "weight"
     guard metric == "weight" || metric == "e1rm" else {
       throw UsageError("unknown metric '\(metric)': use weight or e1rm")
     }
     let point = try AuditCommands.point(invocation, session)
     let state = session.journal.state(upTo: point)
+    let name = try state.exerciseName(typed)
     let audit = Audit(
       state: state,
       history: Array(Replayer.prefix(session.journal.history, upTo: point)),
@@ -120,7 +132,7 @@ enum ChartCommands {
       if !invocation.wantsJSON { invocation.console.print("wrote \(file)") }
     }
     if invocation.wantsJSON {
-      invocation.printJSON([
+      var object: [String: Any] = [
         "exercise": progression.exercise, "metric": metric,
         "points": progression.points.map { p -> [String: Any] in
           [
@@ -129,7 +141,9 @@ enum ChartCommands {
             "bestE1RM": p.bestEstimatedOneRepMax, "allActual": p.isAllActual,
           ]
         },
-      ])
+      ]
+      DisplayUnit.label(&object)
+      invocation.printJSON(object)
       return ExitStatus.success
     }
     if invocation.string("svg") == nil {
@@ -139,4 +153,5 @@ enum ChartCommands {
     }
     return ExitStatus.success
   }
+  .completing([.exercises])
 }

@@ -15,7 +15,11 @@ enum ExerciseCommands {
       value: "TYPE",
       help: "'weight', 'bodyweight' or 'duration' (default: from the values)"
     ),
-    OptionSpec("library", value: "NAME", help: "The library exercise this one customises"),
+    OptionSpec(
+      "library",
+      value: "NAME",
+      help: "The catalog exercise this one customises (unique prefix; see 'journal catalog')"
+    ),
     OptionSpec("machine", value: "NAME=VALUE", help: "A machine setting (repeatable)"),
     OptionSpec("machine-based", help: "A machine exercise with no settings recorded yet"),
   ]
@@ -24,26 +28,48 @@ enum ExerciseCommands {
     ["exercise", "add"],
     abstract: "Add an exercise to a split",
     arguments: "SPLIT NAME",
-    discussion:
-      "Example: journal exercise add 'Upper Body' 'Bench Press' --sets 3 --reps 5 --weight 60",
+    discussion: """
+      Example: journal exercise add 'Upper Body' 'Bench Press' --sets 3 --reps 5 --weight 60.
+      An exercise of the catalog ('journal catalog'), by its name or by --library, takes its
+      load type, machine flag and plan from there unless options say otherwise. --library
+      names the catalog exercise by a unique prefix; a name outside the catalog is kept, with
+      a note. The display name is NAME; the library name is stored only when it differs.
+      """,
     options: planOptions + [
       OptionSpec("position", value: "N", help: "Where in the list, from 1 (default: last)")
     ]
   ) { invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession(invocation, scope: .splits)
     try invocation.expectPositionals(atMost: 2)
+    let name = try invocation.positional(1, "exercise name")
     let weight = try invocation.double("weight")
     let seconds = try invocation.int("seconds")
-    let load = try loadType(invocation, weight: weight, seconds: seconds) ?? .none
+    // The catalog entry this exercise is (its name) or customises (--library): its load type,
+    // machine flag and plan are the defaults.
+    var entry: LibraryExercise?
+    var libraryName: String?
+    if let library = invocation.string("library") {
+      entry = try ExerciseLibrary.exercise(matching: library)
+      libraryName = try ExerciseCommands.libraryName(library, invocation)
+    } else {
+      entry = ExerciseLibrary.exercise(named: name)
+      // Typed in another case: the app looks the catalog up by `libraryName ?? name`.
+      libraryName = entry?.name
+    }
+    if libraryName == name { libraryName = nil }
+    let load =
+      try loadType(invocation, weight: weight, seconds: seconds) ?? entry?.loadType ?? .none
+    let machine =
+      try invocation.machineSettings() ?? (entry?.isMachineBased == true ? [] : nil)
     let plan = ExercisePlan(
-      name: try invocation.positional(1, "exercise name"),
-      sets: try invocation.int("sets") ?? 3,
-      reps: try invocation.int("reps") ?? (load == .duration ? 0 : 10),
+      name: name,
+      sets: try invocation.int("sets") ?? entry?.sets ?? 3,
+      reps: try invocation.int("reps") ?? entry?.reps ?? (load == .duration ? 0 : 10),
       weight: weight ?? 0,
       loadType: load,
-      durationSeconds: seconds ?? 0,
-      machineSettings: try invocation.machineSettings(),
-      libraryName: invocation.string("library")
+      durationSeconds: seconds ?? (load == .duration ? entry?.durationSeconds ?? 0 : 0),
+      machineSettings: machine,
+      libraryName: libraryName
     )
     let events = try session.execute(
       .addExercise(
@@ -72,7 +98,7 @@ enum ExerciseCommands {
       OptionSpec("no-machine", help: "Not a machine exercise"),
     ]
   ) { invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession(invocation, scope: .splits)
     try invocation.expectPositionals(atMost: 2)
     var update = ExerciseUpdated(exerciseID: "")
     update.name = try invocation.change("name") { (n: String) throws(UsageError) in
@@ -84,6 +110,9 @@ enum ExerciseCommands {
     update.durationSeconds = try invocation.change("seconds", invocation.int)
     update.libraryName = try invocation.change("library") { (n: String) throws(UsageError) in
       invocation.string(n)
+    }
+    if case .set(let library?) = update.libraryName {
+      update.libraryName = .set(try ExerciseCommands.libraryName(library, invocation))
     }
     if let load = try loadType(invocation, weight: nil, seconds: nil) {
       update.loadType = .set(load)
@@ -156,7 +185,7 @@ enum ExerciseCommands {
     _ make: (String, String) -> JournalCommand,
     headline: (String) -> String
   ) throws -> Int32 {
-    let session = try JournalSession(invocation)
+    let session = try JournalSession(invocation, scope: .splits)
     try invocation.expectPositionals(atMost: positionals)
     let splitReference = try invocation.positional(0, "split")
     let exerciseReference = try invocation.positional(1, "exercise")
@@ -176,6 +205,16 @@ enum ExerciseCommands {
       in: invocation,
       headline: headline(name)
     )
+  }
+
+  /// The catalog's spelling of the library exercise `typed` names (the naming rule), or
+  /// `typed` itself, with a note, when the catalog has no such exercise.
+  static func libraryName(_ typed: String, _ invocation: Invocation) throws -> String {
+    if let entry = try ExerciseLibrary.exercise(matching: typed) { return entry.name }
+    invocation.console.error(
+      "note: '\(typed)' is not in the exercise catalog ('journal catalog'); kept as typed"
+    )
+    return typed
   }
 
   static func loadType(

@@ -14,19 +14,39 @@ enum HistoryCommands {
       brings it back.
       """,
     options: [
-      OptionSpec("workout", short: "w", value: "ID", help: "Undo the last action in this workout"),
+      OptionSpec(
+        "workout",
+        short: "w",
+        value: "ID",
+        help: "Undo the last action in this workout (id prefix, or split name: its latest)"
+      ),
       OptionSpec("count", short: "n", value: "N", help: "Undo the last N actions (default 1)"),
     ]
   ) { invocation in
-    let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 0)
-    let reversal = try session.journal.undo(
-      device: session.device,
-      workout: invocation.string("workout"),
-      count: try invocation.int("count") ?? 1,
-      now: session.now
-    )
-    session.keepTodayCacheFresh()
+    let workout = invocation.string("workout")
+    let count = try invocation.int("count") ?? 1
+    // The streams this device acted on last hold its latest actions; when the undo has to go
+    // further back than they reach, it runs again on the whole history.
+    let device = try JournalSession.device(invocation)
+    let scope =
+      workout.map { StateScope(workouts: [$0]) } ?? StateScope(recentActionsOf: device)
+    func undo(_ session: JournalSession) throws -> Journal.Reversal {
+      try session.journal.undo(
+        device: session.device,
+        workout: workout,
+        count: count,
+        now: session.now
+      )
+    }
+    var session = try JournalSession.naming(workout: workout, invocation, scope: scope)
+    let reversal: Journal.Reversal
+    do {
+      reversal = try undo(session)
+    } catch is ScopeTooNarrow {
+      session = try JournalSession(invocation)
+      reversal = try undo(session)
+    }
     return report(reversal, verb: "undid", in: invocation)
   }
 
@@ -35,7 +55,6 @@ enum HistoryCommands {
     let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 0)
     let reversal = try session.journal.redo(device: session.device, now: session.now)
-    session.keepTodayCacheFresh()
     return report(reversal, verb: "redid", in: invocation)
   }
 
@@ -53,7 +72,6 @@ enum HistoryCommands {
     }
     let point = try Points.parse(target, in: session.journal, now: session.now)
     let reversal = try session.journal.rewind(to: point, device: session.device, now: session.now)
-    session.keepTodayCacheFresh()
     return report(reversal, verb: "rewound", in: invocation)
   }
 

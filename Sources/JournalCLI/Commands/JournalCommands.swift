@@ -9,21 +9,40 @@ enum JournalCommands {
   static let initialize = Command(
     ["init"],
     abstract: "Create a journal folder",
-    discussion:
-      "Creates the folder (private to you) and its marker file. Running it again changes nothing."
+    discussion: """
+      Creates the folder and any missing folder above it (private to you) and its marker
+      file. Running it again changes nothing. --starter also adds the app's starter splits
+      (Upper Body, Core, Lower Body), as 'journal split starter' does.
+      """,
+    options: [
+      OptionSpec("starter", help: "Add the starter splits made from the exercise catalog")
+    ]
   ) { invocation in
     try invocation.expectPositionals(atMost: 0)
+    if invocation.arguments.flag("starter") { _ = try JournalSession.device(invocation) }
     let url = invocation.journalURL
     let existed = FileManager.default.fileExists(
       atPath: url.appendingPathComponent(EventLog.markerFileName).path
     )
     _ = try EventLog.create(at: url)
+    var added: [String] = []
+    if invocation.arguments.flag("starter") {
+      added = try SplitCommands.addStarters(
+        JournalSession(invocation, scope: .splits),
+        invocation
+      )
+    }
     if invocation.wantsJSON {
-      invocation.printJSON(["journal": url.path, "created": !existed])
+      var object: [String: Any] = ["journal": url.path, "created": !existed]
+      if invocation.arguments.flag("starter") { object["starterSplits"] = added }
+      invocation.printJSON(object)
     } else {
       invocation.console.print(
         existed ? "journal already exists at \(url.path)" : "created journal at \(url.path)"
       )
+      if !added.isEmpty {
+        invocation.console.print("added starter splits: \(added.joined(separator: ", "))")
+      }
     }
     return ExitStatus.success
   }
@@ -54,6 +73,9 @@ enum JournalCommands {
           ? c.styled("ok", .green) + ": \(summary), every chain intact"
           : "\(report.problems.count) problems in \(summary)"
       )
+    }
+    if !report.isClean {
+      invocation.console.error("error: \(report.problems.count) problems found")
     }
     return report.isClean ? ExitStatus.success : ExitStatus.failure
   }
@@ -93,6 +115,11 @@ enum JournalCommands {
         check.isClean
           ? "ok: \(total) events upgraded on read, \(check.current) at the current version"
           : "\(check.unreadable.count) events cannot be read by this build"
+      )
+    }
+    if !check.isClean {
+      invocation.console.error(
+        "error: \(check.unreadable.count) events cannot be read by this build"
       )
     }
     return check.isClean ? ExitStatus.success : ExitStatus.failure

@@ -11,7 +11,15 @@ enum ReadCommands {
     arguments: "[WORKOUT]",
     options: [OptionSpec("as-of", value: "EVENT|TIME", help: "Show it as it was then")]
   ) { invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession.naming(
+      workout: invocation.arguments.positionals.first,
+      invocation,
+      scope: StateScope(
+        openWorkouts: true,
+        latestWorkout: true,
+        workouts: Array(invocation.arguments.positionals.prefix(1))
+      )
+    )
     try invocation.expectPositionals(atMost: 1)
     let point = try invocation.string("as-of").map {
       try Points.parse($0, in: session.journal, now: session.now)
@@ -53,7 +61,7 @@ enum ReadCommands {
       )
     }
     c.print(
-      "  volume \(WeightUnit.number(d.totalVolume))"
+      "  volume \(DisplayUnit.weight(d.totalVolume))"
         + (d.end.map { "  ended " + format.string(from: $0) } ?? "")
     )
     return ExitStatus.success
@@ -71,10 +79,9 @@ enum ReadCommands {
       ),
     ]
   ) { invocation in
-    // The cache in the journal folder answers without reading history when it
-    // can (docs/Performance.md, B6); otherwise the whole journal is read and
-    // the cache written for next time. Both give the same answer.
-    let url = try JournalSession.journalURL(invocation)
+    // The saved state names the workouts of the day; only those are read. `--as-of` names
+    // the day here, not a point of history.
+    _ = try JournalSession.journalURL(invocation)
     _ = try JournalSession.device(invocation)
     try invocation.expectPositionals(atMost: 0)
     let now = Date()
@@ -83,14 +90,12 @@ enum ReadCommands {
     guard let zone = zoneName.map({ TimeZone(identifier: $0) }) ?? TimeZone.current else {
       throw UsageError("unknown time zone '\(zoneName ?? "")'")
     }
-    let snapshot: TodaySnapshot
-    if let cached = TodayCache.snapshot(journalAt: url, at: moment, timeZone: zone) {
-      snapshot = cached
-    } else {
-      let session = try JournalSession(invocation)
-      snapshot = TodayProjection.snapshot(of: session.state(), at: moment, timeZone: zone)
-      TodayCache.save(session.journal, journalAt: url)
-    }
+    let session = try JournalSession(
+      invocation,
+      scope: TodayProjection.scope(at: moment, timeZone: zone),
+      asOfNamesAPoint: false
+    )
+    let snapshot = TodayProjection.snapshot(of: session.state(), at: moment, timeZone: zone)
     if invocation.wantsJSON {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -101,7 +106,7 @@ enum ReadCommands {
     let c = invocation.console
     c.print(c.styled(snapshot.day, .bold) + " (\(snapshot.timeZone))")
     c.print(
-      "  sets \(snapshot.setsDone) · volume \(WeightUnit.number(snapshot.volume)) · workouts \(snapshot.workouts.count)"
+      "  sets \(snapshot.setsDone) · volume \(DisplayUnit.weight(snapshot.volume)) · workouts \(snapshot.workouts.count)"
     )
     for workout in snapshot.workouts {
       c.print(

@@ -3,7 +3,47 @@ import JournalProjections
 
 /// `split add|edit|remove|move|list`: the routines.
 enum SplitCommands {
-  static let all: [Command] = [add, edit, remove, move, list]
+  static let all: [Command] = [add, starter, edit, remove, move, list]
+
+  static let starter = Command(
+    ["split", "starter"],
+    abstract: "Add the app's starter splits (Upper Body, Core, Lower Body) from the catalog",
+    discussion: """
+      Each is made from the exercise catalog ('journal catalog') and marked as starter: its
+      stub is never pruned. One that exists is not added twice, and one that was deleted is
+      never added again (the app's seed-resurrection veto): undo the deletion to bring it
+      back. With nothing to add it says so and changes nothing.
+      """
+  ) { invocation in
+    let session = try JournalSession(invocation, scope: .splits)
+    try invocation.expectPositionals(atMost: 0)
+    let added = try addStarters(session, invocation)
+    if invocation.wantsJSON {
+      invocation.printJSON(["added": added])
+      return ExitStatus.success
+    }
+    invocation.console.print(
+      added.isEmpty
+        ? "no starter split to add" : "added starter splits: \(added.joined(separator: ", "))"
+    )
+    return ExitStatus.success
+  }
+
+  /// Adds the missing starter splits as one action and tells why any was left out.
+  ///
+  /// - Returns: the names of the splits added.
+  static func addStarters(_ session: JournalSession, _ invocation: Invocation) throws -> [String] {
+    let state = session.state()
+    let missing = state.missingStarterSplits.map(\.settings.name)
+    for name in state.vetoedStarterSplits {
+      invocation.console.error(
+        "note: starter split '\(name)' was deleted and is not added again"
+      )
+    }
+    guard !missing.isEmpty else { return [] }
+    try session.execute(.addStarterSplits, console: invocation.console)
+    return missing
+  }
 
   static let settingOptions: [OptionSpec] = [
     OptionSpec("color", value: "NAME", help: "Theme colour name"),
@@ -22,7 +62,7 @@ enum SplitCommands {
       OptionSpec("starter", help: "Mark as a starter split (its stub is kept forever)")
     ]
   ) { invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession(invocation, scope: .splits)
     try invocation.expectPositionals(atMost: 1)
     let settings = SplitSettings(
       name: try invocation.positional(0, "split name"),
@@ -58,7 +98,7 @@ enum SplitCommands {
       OptionSpec("no-activity", help: "Back to traditional strength"),
     ]
   ) { invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession(invocation, scope: .splits)
     try invocation.expectPositionals(atMost: 1)
     var update = SplitUpdated()
     update.name = try invocation.change("name") { (n: String) throws(UsageError) in
@@ -95,7 +135,7 @@ enum SplitCommands {
     arguments: "SPLIT"
   ) {
     invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession(invocation, scope: .splits)
     try invocation.expectPositionals(atMost: 1)
     let events = try session.execute(
       .deleteSplit(split: try invocation.positional(0, "split")),
@@ -116,7 +156,7 @@ enum SplitCommands {
     abstract: "Move a split to a position in the list (from 1)",
     arguments: "SPLIT POSITION"
   ) { invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession(invocation, scope: .splits)
     try invocation.expectPositionals(atMost: 2)
     guard let position = Int(try invocation.positional(1, "position")) else {
       throw UsageError("position must be a whole number")
@@ -136,7 +176,7 @@ enum SplitCommands {
 
   static let list = Command(["split", "list"], abstract: "List the splits and their exercises") {
     invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession(invocation, scope: .splits)
     try invocation.expectPositionals(atMost: 0)
     let splits = session.state().liveSplits
     if invocation.wantsJSON {

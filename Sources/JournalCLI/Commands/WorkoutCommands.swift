@@ -24,7 +24,7 @@ enum WorkoutCommands {
       )
     ]
   ) { invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession(invocation, scope: .splits)
     try invocation.expectPositionals(atMost: 1)
     let split = try invocation.positional(0, "split name")
     let zone = invocation.string("time-zone") ?? TimeZone.current.identifier
@@ -34,7 +34,7 @@ enum WorkoutCommands {
     )
     let state = session.state()
     guard let id = events.first?.streamID, let workout = state.workouts[id] else {
-      return ExitStatus.failure
+      throw WorkoutOutput.notReadBack(events)
     }
     return WorkoutOutput.report(
       events,
@@ -148,16 +148,20 @@ enum WorkoutCommands {
     abstract: "End the workout, keeping progress (open exercises become skipped)",
     options: [CommonOptions.workout]
   ) { invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession.naming(
+      workout: invocation.string("workout"),
+      invocation,
+      scope: .workout(invocation.string("workout"))
+    )
     try invocation.expectPositionals(atMost: 0)
     let events = try session.execute(
       .endWorkout(workout: invocation.string("workout")),
       console: invocation.console
     )
     guard let workout = session.state().workouts[events.first?.streamID ?? ""] else {
-      return ExitStatus.failure
+      throw WorkoutOutput.notReadBack(events)
     }
-    let volume = WeightUnit.number(workout.document.totalVolume)
+    let volume = DisplayUnit.weight(workout.document.totalVolume)
     return WorkoutOutput.report(
       events,
       workout: workout,
@@ -172,7 +176,11 @@ enum WorkoutCommands {
     abstract: "Delete a workout (a stub remains; undo brings it back)",
     arguments: "WORKOUT"
   ) { invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession.naming(
+      workout: invocation.arguments.positionals.first,
+      invocation,
+      scope: StateScope(workouts: Array(invocation.arguments.positionals.prefix(1)))
+    )
     try invocation.expectPositionals(atMost: 1)
     let reference = try invocation.positional(0, "workout id")
     let events = try session.execute(
@@ -180,7 +188,7 @@ enum WorkoutCommands {
       console: invocation.console
     )
     guard let workout = session.state().workouts[events.first?.streamID ?? ""] else {
-      return ExitStatus.failure
+      throw WorkoutOutput.notReadBack(events)
     }
     return WorkoutOutput.report(
       events,
@@ -237,7 +245,11 @@ enum WorkoutCommands {
       CommonOptions.workout,
     ]
   ) { invocation in
-    let session = try JournalSession(invocation)
+    let session = try JournalSession.naming(
+      workout: invocation.string("workout"),
+      invocation,
+      scope: .workout(invocation.string("workout"))
+    )
     try invocation.expectPositionals(atMost: 0)
     let sourceText = invocation.string("source") ?? MetricSource.phoneEstimate.rawValue
     guard let source = MetricSource(rawValue: sourceText) else {
@@ -265,7 +277,7 @@ enum WorkoutCommands {
       console: invocation.console
     )
     guard let workout = session.state().workouts[events.first?.streamID ?? ""] else {
-      return ExitStatus.failure
+      throw WorkoutOutput.notReadBack(events)
     }
     return WorkoutOutput.report(
       events,
@@ -281,7 +293,11 @@ enum WorkoutCommands {
     _ make: (String?, String?) throws -> JournalCommand,
     headline: (WorkoutLogDocument, WorkoutState) -> String
   ) throws -> Int32 {
-    let session = try JournalSession(invocation)
+    let session = try JournalSession.naming(
+      workout: invocation.string("workout"),
+      invocation,
+      scope: .workout(invocation.string("workout"))
+    )
     try invocation.expectPositionals(atMost: 1)
     let exercise = invocation.arguments.positionals.first
     let command = try make(invocation.string("workout"), exercise)
@@ -289,7 +305,7 @@ enum WorkoutCommands {
     let state = session.state()
     guard let first = events.first, let workout = state.workouts[first.streamID],
       let log = workout.log(first.event.logID ?? "")
-    else { return ExitStatus.failure }
+    else { throw WorkoutOutput.notReadBack(events) }
     return WorkoutOutput.report(
       events,
       workout: workout,

@@ -91,23 +91,23 @@ enum AuditOutput {
           "  \(label.padding(toLength: 18, withPad: " ", startingAt: 0))\(value(record))  \(day)"
         )
       }
-      set("heaviest", r.heaviest) { "\(WeightUnit.number($0.weight)) × \($0.reps)" }
+      set("heaviest", r.heaviest) { "\(DisplayUnit.weight($0.weight)) × \($0.reps)" }
       set("best e1RM (Epley)", r.bestEstimatedOneRepMax) {
-        "\(WeightUnit.number(ChartText.rounded($0.value))) from \(WeightUnit.number($0.weight)) × \($0.reps)"
+        "\(DisplayUnit.weight(ChartText.rounded($0.value))) from \(DisplayUnit.weight($0.weight)) × \($0.reps)"
       }
       set("best set volume", r.bestSetVolume) {
-        "\(WeightUnit.number($0.value)) from \(WeightUnit.number($0.weight)) × \($0.reps)"
+        "\(DisplayUnit.weight($0.value)) from \(DisplayUnit.weight($0.weight)) × \($0.reps)"
       }
       if let s = r.bestSession {
         let day = dates.day(s.date, in: s.timeZone)
         lines.append(
-          "  \("best session".padding(toLength: 18, withPad: " ", startingAt: 0))\(WeightUnit.number(s.volume)) in \(s.sets) sets  \(day)"
+          "  \("best session".padding(toLength: 18, withPad: " ", startingAt: 0))\(DisplayUnit.weight(s.volume)) in \(s.sets) sets  \(day)"
         )
       }
       if !r.repsAtWeight.isEmpty {
         lines.append("  most reps at a weight:")
         for entry in r.repsAtWeight.prefix(8) {
-          let weight = entry.weight == 0 ? "bodyweight" : WeightUnit.number(entry.weight)
+          let weight = entry.weight == 0 ? "bodyweight" : DisplayUnit.weight(entry.weight)
           lines.append(
             "    \(weight) × \(entry.reps)  \(dates.day(entry.date, in: entry.timeZone))"
           )

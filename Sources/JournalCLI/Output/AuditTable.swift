@@ -66,7 +66,7 @@ enum AuditTable {
   static func totalCells(_ t: AuditTotals) -> [String] {
     [
       t.name, "\(t.sets)", "\(t.reps)",
-      WeightUnit.number(t.volume) + (t.seconds > 0 ? " (\(t.seconds) s)" : ""), t.key,
+      DisplayUnit.weight(t.volume) + (t.seconds > 0 ? " (\(t.seconds) s)" : ""), t.key,
     ]
   }
 
@@ -238,7 +238,7 @@ enum AuditTable {
 enum SetText {
   static func values(_ v: SetValues, _ type: LoadType) -> String {
     switch type {
-    case .weight: "\(v.reps.map(String.init) ?? "?") × \(v.weight.map(WeightUnit.number) ?? "?")"
+    case .weight: "\(v.reps.map(String.init) ?? "?") × \(v.weight.map(DisplayUnit.weight) ?? "?")"
     case .none: "\(v.reps.map(String.init) ?? "?") reps"
     case .duration: "\(v.seconds.map(String.init) ?? "?") s"
     }
@@ -250,7 +250,9 @@ enum SetText {
     if let reps = d.reps, reps != 0 {
       parts.append(signed(Double(reps)) + (abs(reps) == 1 ? " rep" : " reps"))
     }
-    if let weight = d.weight, weight != 0 { parts.append(signed(weight) + " wt") }
+    if let weight = d.weight, weight != 0 {
+      parts.append(signed(weight) + " " + (DisplayUnit.current?.rawValue ?? "wt"))
+    }
     if let seconds = d.seconds, seconds != 0 { parts.append(signed(Double(seconds)) + " s") }
     return parts.joined(separator: " ")
   }

@@ -40,7 +40,7 @@ enum ChartSVG {
     for v in high == low ? [high] : [low, high] {
       svg += line(left, y(v), left + plotW, y(v), "#e0e0e0")
       svg +=
-        "<text x=\"\(n(left - 6))\" y=\"\(n(y(v) + 4))\" text-anchor=\"end\">\(escape(WeightUnit.number(ChartText.rounded(v))))</text>\n"
+        "<text x=\"\(n(left - 6))\" y=\"\(n(y(v) + 4))\" text-anchor=\"end\">\(escape(DisplayUnit.weight(ChartText.rounded(v))))</text>\n"
     }
     let points = values.indices.map { "\(n(x($0))),\(n(y(values[$0])))" }.joined(separator: " ")
     svg += "<polyline fill=\"none\" stroke=\"#1f6feb\" stroke-width=\"2\" points=\"\(points)\"/>\n"

@@ -15,7 +15,7 @@ enum ChartText {
     height: Int = 8
   ) -> String {
     guard let high = values.max(), let low = values.min() else { return "\(title)\nno data" }
-    let labels = [WeightUnit.number(rounded(high)), WeightUnit.number(rounded(low))]
+    let labels = [DisplayUnit.weight(rounded(high)), DisplayUnit.weight(rounded(low))]
     let axis = labels.map(\.count).max() ?? 1
     let room = max(1, width - axis - 2)
     // Each workout gets up to three columns and a gap; the newest when not all fit.

@@ -1,7 +1,47 @@
 import Foundation
+import JournalCore
+import JournalProjections
 
-/// Renders help pages from the command declarations.
+/// Renders help pages, the version and the man page from the command declarations.
 enum Help {
+  /// The version of the `journal` tool.
+  static let toolVersion = "0.1.0"
+
+  /// `journal --version`: the tool's version, and the formats it reads and writes.
+  static func version() -> String {
+    let events = JournalEvent.currentVersions.sorted { $0.key < $1.key }
+      .map { "  \($0.key) v\($0.value)" }
+    return
+      ([
+        "journal \(toolVersion)",
+        "journal format \(EventLog.formatVersion)",
+        "documents: SplitDocument \(SplitDocument.currentSchemaVersion), "
+          + "WorkoutDocument \(WorkoutDocument.currentSchemaVersion)",
+        "event versions read (and written):",
+      ] + events).joined(separator: "\n")
+  }
+
+  /// `journal split --help`: what a group is for and its subcommands.
+  static func group(_ group: CommandCatalog.Group) -> String {
+    let members = CommandCatalog.commands(in: group.name)
+    var lines = [
+      "OVERVIEW: \(group.abstract)",
+      "",
+      "USAGE: journal \(group.name) <subcommand> [options]",
+      "",
+      "SUBCOMMANDS:",
+    ]
+    let width = (members.map { $0.words[1].count }.max() ?? 0) + 2
+    for command in members {
+      lines.append(
+        "  " + command.words[1].padding(toLength: width, withPad: " ", startingAt: 0)
+          + command.abstract
+      )
+    }
+    lines += ["", "See 'journal \(group.name) <subcommand> --help' for the options of one."]
+    return lines.joined(separator: "\n")
+  }
+
   /// `journal --help`: what the tool is and every visible command.
   static func overview(_ commands: [Command]) -> String {
     var lines = [
@@ -23,7 +63,11 @@ enum Help {
       "GLOBAL OPTIONS:",
     ]
     lines += optionLines(GlobalOptions.all)
-    lines += ["", "See 'journal <command> --help' for the options of one command."]
+    lines += [
+      "",
+      "See 'journal <command> --help' for the options of one command, 'journal --version' for",
+      "the formats this build reads, 'journal help --man' for the manual.",
+    ]
     return lines.joined(separator: "\n")
   }
 

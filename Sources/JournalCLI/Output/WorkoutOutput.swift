@@ -37,11 +37,20 @@ enum WorkoutOutput {
     return ExitStatus.success
   }
 
+  /// The error for a command whose events were appended but whose workout or exercise cannot
+  /// be found in the state that follows: the journal has them, so the message says so.
+  static func notReadBack(_ events: [FoldEvent]) -> CommandError {
+    CommandError(
+      "\(events.count) events were appended, but the workout they belong to cannot be read back",
+      hint: "run 'journal verify' and 'journal status'"
+    )
+  }
+
   /// `5 × 100` / `12 reps` / `45 s` for one entry of `log`.
   static func describe(_ entry: SetEntry?, of log: WorkoutLogDocument) -> String {
     guard let entry else { return "-" }
     switch log.loadType {
-    case .weight: return "\(entry.reps ?? 0) × \(WeightUnit.number(entry.weight ?? 0))"
+    case .weight: return "\(entry.reps ?? 0) × \(DisplayUnit.weight(entry.weight ?? 0))"
     case .none: return "\(entry.reps ?? 0) reps"
     case .duration: return "\(entry.seconds ?? 0) s"
     }
@@ -62,7 +71,7 @@ enum WorkoutOutput {
   static func plan(sets: Int, reps: Int, weight: Double, seconds: Int, loadType: LoadType) -> String
   {
     switch loadType {
-    case .weight: "\(sets)×\(reps) @ \(WeightUnit.number(weight))"
+    case .weight: "\(sets)×\(reps) @ \(DisplayUnit.weight(weight))"
     case .none: "\(sets)×\(reps)"
     case .duration: "\(sets)×\(seconds) s"
     }

@@ -238,15 +238,7 @@ extension EventRecord {
       parser.peek() == UInt8(ascii: "{")
     else { return nil }
     let payloadStart = parser.index
-    if strings.trusts(type, version) {
-      // Left unchecked for the caller's strict reader (``PayloadTrust``): the payload is
-      // every byte up to the `,"prev":"…"` member, which has a fixed length.
-      let end = line.count - checksumSuffixLength - previousHashMemberLength
-      guard end > payloadStart else { return nil }
-      parser.index = end
-    } else {
-      guard (try? parser.skipValue()) != nil else { return nil }
-    }
+    guard (try? parser.skipValue()) != nil else { return nil }
     let payloadEnd = parser.index
     // The checksum suffix, `,"crc":"xxxxxxxx"}`, was checked on the raw bytes.
     guard parser.skip(#","prev":"#),
@@ -493,17 +485,6 @@ struct RecordStrings {
   /// The range in its line of the payload of the last record decoded, when payloads are
   /// left in their lines.
   var leftPayload: Range<Int>?
-
-  /// Which payloads are left unchecked (``PayloadTrust``); nil checks every one.
-  var trust: PayloadTrust?
-  /// The last answers of ``trust``.
-  private var answers = RecentTypeAnswers()
-
-  /// Whether the payload of a record of `type` at `version` is left unchecked.
-  mutating func trusts(_ type: String, _ version: Int) -> Bool {
-    guard let trust else { return false }
-    return answers.answer(type, version, ask: trust)
-  }
 
   /// ``keyRanges``, moved out.
   mutating func takeKeyRanges() -> [Int] {

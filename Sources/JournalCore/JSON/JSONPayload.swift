@@ -116,23 +116,6 @@ public struct JSONPayload: Sendable, Hashable {
   public func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
 
-extension JSONPayload {
-  /// `body`'s result with a reader of the payload's stored bytes; nil, `body` not called,
-  /// for a payload built as a value or bytes that are not an object.
-  ///
-  /// The reader is valid inside `body` only.
-  @inlinable public func withWrittenObject<Result>(
-    _ body: (inout WrittenObjectReader) -> Result?
-  ) -> Result? {
-    guard case .bytes(let bytes, let start, let count) = storage else { return nil }
-    return bytes.withUnsafeBytes { buffer in
-      let payload = UnsafeRawBufferPointer(rebasing: buffer[Int(start)..<Int(start) + Int(count)])
-      guard var reader = WrittenObjectReader(payload) else { return nil }
-      return body(&reader)
-    }
-  }
-}
-
 /// One checked JSON value inside a payload's bytes, read without building its containers.
 public struct JSONSlice: Sendable {
   /// The whole payload.

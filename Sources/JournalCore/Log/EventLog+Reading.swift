@@ -38,9 +38,6 @@ public struct JournalHistory: Sendable {
   public var notices: [RecoveryNotice]
   /// Devices whose history stopped early at a corrupt record.
   public var errors: [JournalError]
-  /// The types and versions of the records of ``runs`` (duplicates too), when the merge
-  /// gathered them; else none, and ``allSatisfy(typeAndVersion:)`` reads the records.
-  var types: RecordTypes?
   /// The end of each device's last record read, by device.
   ///
   /// ``EventLog/readHistory(after:)`` resumes from them. Devices with no readable record have
@@ -69,132 +66,6 @@ public struct JournalHistory: Sendable {
 
   /// The record at `index` in merge order (0 for the first), copied out of its run.
   public subscript(index: Int) -> EventRecord { record(at: order[index]) }
-
-  /// Makes a value of each record with `make`, on every core, letting go of each run of
-  /// records as soon as all of it is made: the history is empty afterwards, and the records
-  /// and the values are never all held at once.
-  ///
-  /// The runs are cut into chunks of at most `chunkSize` records; each chunk starts from its
-  /// own copy of `state` and writes its values straight into their places in the result.
-  ///
-  /// `make` is handed each record where it lies and the uninitialized place of its value,
-  /// both valid for the call only. It initializes the place and returns true, or leaves it
-  /// uninitialized and returns false. (A record passed by value to a closure is first copied
-  /// out of its array, a retain and a release of each of its strings, and a value returned is
-  /// copied once more into its place.) The record is `make`'s to take members from, as it is
-  /// let go afterwards: what it moves out (rather than copies) costs no retain, and no
-  /// release when the record goes; it must leave a whole record behind.
-  ///
-  /// - Returns: the values in merge order, or nil when `make` returns false for any record
-  ///   (whatever was made is let go).
-  @inlinable public mutating func consumeIfAll<T, State: Sendable>(
-    chunkSize: Int = 2_048,
-    state: State,
-    _ make:
-      @Sendable (UnsafeMutablePointer<EventRecord>, UnsafeMutablePointer<T>, inout State)
-      -> Bool
-  ) -> [T]? {
-    precondition(chunkSize > 0, "a chunk holds at least one record")
-    // Where each record goes in the result; -1 for a duplicate, which is not handed on.
-    var wanted = runs.map { [Int](repeating: -1, count: $0.count) }
-    for (place, packed) in order.enumerated() {
-      let run = Int(truncatingIfNeeded: packed >> 32)
-      wanted[run][Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)] = place
-    }
-    let places = wanted
-    let total = order.count
-    var runs = self.runs
-    self = JournalHistory(
-      runs: [],
-      order: [],
-      duplicates: duplicates,
-      notices: notices,
-      errors: errors,
-      positions: positions
-    )
-    // Each run's own storage, as `make` may change its records: copied only if another
-    // value still shares it.
-    for run in runs.indices { runs[run].withUnsafeMutableBufferPointer { _ in } }
-    var chunks: [(run: Int, range: Range<Int>)] = []
-    for run in runs.indices {
-      for start in stride(from: 0, to: runs[run].count, by: chunkSize) {
-        chunks.append((run, start..<min(start + chunkSize, runs[run].count)))
-      }
-    }
-    let jobs = chunks
-    let left = RunCountdown(chunks: jobs.map(\.run), runs: runs.count)
-    let made = UnsafeMutableBufferPointer<Int>.allocate(capacity: jobs.count)
-    made.initialize(repeating: 0)
-    defer { made.deallocate() }
-    var complete = false
-    let result = [T](unsafeUninitializedCapacity: total) { buffer, initialized in
-      let target = UncheckedSendable(buffer)
-      let counts = UncheckedSendable(made)
-      runs.withUnsafeMutableBufferPointer { outer in
-        let shared = UncheckedSendable(outer)
-        DispatchQueue.concurrentPerform(iterations: jobs.count) { job in
-          let (run, range) = jobs[job]
-          var state = state
-          // A buffer pointer made mutable, not a mutable buffer pointer: that would be a
-          // mutating access to the run's array while the run's other chunks read it. Each chunk
-          // changes only its own records.
-          shared.value[run].withUnsafeBufferPointer { records in
-            guard let base = records.baseAddress, let values = target.value.baseAddress else {
-              return
-            }
-            let first = UnsafeMutablePointer(mutating: base)
-            for index in range {
-              let place = places[run][index]
-              guard place >= 0 else { continue }
-              guard make(first + index, values + place, &state) else { return }
-              counts.value[job] += 1
-            }
-            counts.value[job] = -1 - counts.value[job]  // done: every value made
-          }
-          // The last chunk of a run to finish lets go of its records.
-          if left.finish(run) { shared.value[run] = [] }
-        }
-      }
-      // A chunk that gave up left its count as is; one that finished, negated.
-      complete = !jobs.indices.contains { made[$0] >= 0 }
-      if !complete {
-        // Every value made is let go: those of each chunk's first records.
-        for (job, (run, range)) in jobs.enumerated() {
-          var remaining = made[job] >= 0 ? made[job] : -1 - made[job]
-          for index in range where remaining > 0 && places[run][index] >= 0 {
-            buffer.baseAddress?.advanced(by: places[run][index]).deinitialize(count: 1)
-            remaining -= 1
-          }
-        }
-      }
-      initialized = complete ? total : 0
-    }
-    return complete ? result : nil
-  }
-
-  /// Whether `predicate` holds for the type and version of every record read.
-  ///
-  /// Asked once for each pair the merge found (``RecordTypes``), when it kept them all; else
-  /// checked run by run on every core, reading the two fields in place (copying each record
-  /// out would cost more than the check), the last eight pairs asked not asked again
-  /// (``RecentTypeAnswers``: a journal's types take turns, a log started, its sets, the log
-  /// completed). Duplicates are checked too (a check that fails only sends a reader to its
-  /// slower path, which takes any record).
-  public func allSatisfy(typeAndVersion predicate: @Sendable (String, Int) -> Bool) -> Bool {
-    if let answer = types?.allSatisfy(predicate) { return answer }
-    let runs = self.runs
-    let passed = [Bool](concurrentlyMaking: runs.count, chunkSize: 1, state: ()) { run, _ in
-      runs[run].withUnsafeBufferPointer { records in
-        var recent = RecentTypeAnswers()
-        for index in records.indices {
-          guard recent.answer(records[index].type, records[index].version, ask: predicate)
-          else { return false }
-        }
-        return true
-      }
-    }
-    return passed?.allSatisfy { $0 } ?? false
-  }
 
   /// A record whose event id was already handed on.
   public struct Duplicate: Sendable, Hashable, CustomStringConvertible {
@@ -296,14 +167,13 @@ extension EventLog {
   /// A segment's records are kept as the run it decoded to: putting a device's runs together
   /// would copy every record once more, and ``merge(_:)`` does not need it.
   func readDeviceRuns(
-    _ devices: [(name: String, position: DevicePosition?)],
-    trust: PayloadTrust? = nil
+    _ devices: [(name: String, position: DevicePosition?)]
   ) throws -> [DeviceRuns] {
     let plans = try devices.map { try planDevice($0.name, after: $0.position) }
     let jobs = plans.indices.flatMap { device in plans[device].segments.map { (device, $0) } }
     let log = self
     var outcomes = jobs.concurrentMap(chunkSize: 1) { job in
-      log.readSegment(job.1, device: plans[job.0].history.device, trust: trust)
+      log.readSegment(job.1, device: plans[job.0].history.device)
     }
     var devices = plans.map { DeviceRuns(history: $0.history) }
     var stopped = plans.map { $0.history.stoppedBy != nil }
@@ -421,14 +291,9 @@ extension EventLog {
   }
 
   /// Reads and decodes one segment of `device`.
-  func readSegment(
-    _ job: SegmentJob,
-    device: String,
-    trust: PayloadTrust? = nil
-  ) -> Result<SegmentOutcome, JournalError> {
+  func readSegment(_ job: SegmentJob, device: String) -> Result<SegmentOutcome, JournalError> {
     openSegment(job, device: device).flatMap { segment in
       var segment = segment
-      segment.trust = trust
       return Result { () throws(JournalError) in try segment.decode(.max) }
     }
   }
@@ -603,22 +468,13 @@ extension EventLog {
   /// - Complexity: O(n × d) for the n records after the positions on d devices, plus the
   ///   file names of each device; O(1) per segment before a position.
   public func readHistory(after positions: [String: DevicePosition]) throws -> JournalHistory {
-    try readHistory(after: positions, trustingPayloads: nil)
-  }
-
-  /// Reads as ``readHistory(after:)`` does, leaving unchecked the payloads that `trust`
-  /// names (see ``PayloadTrust``); nil checks every one.
-  public func readHistory(
-    after positions: [String: DevicePosition],
-    trustingPayloads trust: PayloadTrust?
-  ) throws -> JournalHistory {
     var names = try deviceNames()
     for (device, position) in positions where !names.contains(device) {
       try EventLog.validateDeviceName(device)
       throw positionChanged(device, position, "the device folder is not there")
     }
     names.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-    let devices = try readDeviceRuns(names.map { ($0, positions[$0]) }, trust: trust)
+    let devices = try readDeviceRuns(names.map { ($0, positions[$0]) })
     var history = EventLog.merge(devices)
     history.notices += deviceFolderCopies()
     return history
@@ -647,7 +503,7 @@ extension EventLog {
   static func merge(_ devices: [DeviceRuns]) -> JournalHistory {
     var merged = MergedRecords(devices: devices)
     let order = merged.order()
-    var history = JournalHistory(
+    return JournalHistory(
       runs: merged.runs,
       order: order,
       duplicates: merged.duplicates,
@@ -655,39 +511,5 @@ extension EventLog {
       errors: merged.errors,
       positions: merged.positions
     )
-    history.types = merged.types
-    return history
   }
 }
-
-/// How many chunks of each run are still being made, so that the last to finish lets go of
-/// the run (``JournalHistory/consumeIfAll(chunkSize:state:_:)``).
-@usableFromInline final class RunCountdown: @unchecked Sendable {
-  private var left: [Int]
-  private let lock = NSLock()
-
-  @usableFromInline init(chunks: [Int], runs: Int) {
-    left = Array(repeating: 0, count: runs)
-    for run in chunks { left[run] += 1 }
-  }
-
-  /// Counts one chunk of `run` done; true for its last.
-  @usableFromInline func finish(_ run: Int) -> Bool {
-    lock.withLock {
-      left[run] -= 1
-      return left[run] == 0
-    }
-  }
-}
-
-/// Which records a read may leave its payload unchecked for: true for a `type` at a
-/// `version` whose payloads the caller decodes at once with a reader that accepts nothing
-/// but JSON, in the writer's spelling.
-///
-/// A payload is checked as it is read (a record whose payload is not JSON is corrupt: its
-/// device's history stops there), then decoded by its reader: for most payloads the second
-/// pass makes the first one unnecessary. A payload left unchecked is every byte between
-/// `"data":` and the `,"prev":` member. A caller that trusts payloads must read the
-/// history again, checking every payload, as soon as its reader refuses one, and use
-/// nothing of the first read: then what it gets is what a checked read gives.
-public typealias PayloadTrust = @Sendable (_ type: String, _ version: Int) -> Bool

@@ -58,7 +58,8 @@ public struct EventLog: Sendable {
 
   /// Opens the journal at `url`, creating the folder and its marker first if needed.
   ///
-  /// New folders are created readable by the owner only (`0700`), the marker `0600`. Several
+  /// New folders are created readable by the owner only (`0700`), the marker `0600`. Missing
+  /// parent folders are created too, each private to the owner, like the journal folder. Several
   /// processes may create the same journal at once.
   ///
   /// - Throws: ``JournalError`` of kind ``JournalError/Kind/notAJournal`` when `url` is a
@@ -71,6 +72,7 @@ public struct EventLog: Sendable {
     let root = url.standardizedFileURL
     let marker = root.appendingPathComponent(markerFileName).path
     do {
+      try makeParents(of: root, fileIO: fileIO)
       if try fileIO.makeDirectory(root.path, mode: 0o700) {
         try fileIO.syncDirectory(root.deletingLastPathComponent().path)
       }
@@ -102,6 +104,31 @@ public struct EventLog: Sendable {
       throw failure.journalError()
     }
     return try EventLog(at: root, fileIO: fileIO)
+  }
+
+  /// Creates the missing folders above `root`, outermost first.
+  ///
+  /// Each is `0700` and made durable in its parent. When one cannot be created, those this
+  /// call made are removed again.
+  private static func makeParents(of root: URL, fileIO: any FileIO) throws(SystemFailure) {
+    var missing: [String] = []
+    var parent = root.deletingLastPathComponent()
+    while parent.path != "/", !parent.path.isEmpty,
+      !FileManager.default.fileExists(atPath: parent.path)
+    {
+      missing.append(parent.path)
+      parent = parent.deletingLastPathComponent()
+    }
+    var made: [String] = []
+    do {
+      for folder in missing.reversed() where try fileIO.makeDirectory(folder, mode: 0o700) {
+        made.append(folder)
+        try fileIO.syncDirectory(URL(fileURLWithPath: folder).deletingLastPathComponent().path)
+      }
+    } catch {
+      for folder in made.reversed() { try? FileManager.default.removeItem(atPath: folder) }
+      throw error
+    }
   }
 
   private func checkMarker() throws {

@@ -70,8 +70,6 @@ public struct MergedRecords: Sendable {
   private(set) var runs: [[EventRecord]] = []
   /// The times of the records of each run in ``runs``.
   private var runTimes: [[HybridTime]] = []
-  /// The types and versions of the records of ``runs``.
-  private(set) var types = RecordTypes()
   /// Whether the devices were read whole (`log` is nil).
   ///
   /// Kept apart from `log`: comparing the optional `EventLog` with nil copied it, for every
@@ -126,7 +124,6 @@ public struct MergedRecords: Sendable {
     let scan = Self.scan(runs)
     repeated = ULIDTable(scan.repeated)
     runTimes = scan.times
-    types = scan.types
   }
 
   /// Merges the devices planned in `plans`, reading their segments when needed; `known`, when
@@ -271,25 +268,20 @@ public struct MergedRecords: Sendable {
     return true
   }
 
-  /// The ids found more than once in `runs` (an id found n times is listed n - 1 times), the
-  /// times of each run's records, and their types and versions.
+  /// The ids found more than once in `runs` (an id found n times is listed n - 1 times) and
+  /// the times of each run's records.
   ///
   /// The ids are first sorted into buckets by their hash (about 4,096 ids a bucket), then
   /// each bucket is searched with a table small enough to stay in the processor's cache,
   /// on every core. One table for every id of a million-event history (32 MB, zeroed, then
   /// probed at random) spent most of its time waiting for memory. The times are read in the
   /// pass that counts the ids of each bucket: a record's time lies beside its id, and a
-  /// pass of its own read every record's memory again. So are the types, for the same reason
-  /// (``JournalHistory/allSatisfy(typeAndVersion:)``).
+  /// pass of its own read every record's memory again.
   static func scan(
     _ runs: [[EventRecord]]
-  ) -> (repeated: [ULID], times: [[HybridTime]], types: RecordTypes) {
+  ) -> (repeated: [ULID], times: [[HybridTime]]) {
     let total = runs.reduce(0) { $0 + $1.count }
-    guard total > 1 else {
-      var types = RecordTypes()
-      for record in runs.joined() { types.note(record.type, record.version) }
-      return ([], runs.map { $0.map(\.time) }, types)
-    }
+    guard total > 1 else { return ([], runs.map { $0.map(\.time) }) }
     var random = SystemRandomNumberGenerator()
     let seed = random.next() as UInt64
     var shift = 0
@@ -304,21 +296,17 @@ public struct MergedRecords: Sendable {
     // go.
     let scanned = runs.concurrentMap(chunkSize: 1) { run in
       var counts = [Int](repeating: 0, count: buckets)
-      var types = RecordTypes()
       let times = [HybridTime](unsafeUninitializedCapacity: run.count) { times, initialized in
         run.withUnsafeBufferPointer { records in
           for index in records.indices {
             counts[bucket(records[index].id)] += 1
             times.initializeElement(at: index, to: records[index].time)
-            types.note(records[index].type, records[index].version)
           }
         }
         initialized = run.count
       }
-      return (counts: counts, times: times, types: types)
+      return (counts: counts, times: times)
     }
-    var types = RecordTypes()
-    for run in scanned { types.formUnion(run.types) }
     let counts = scanned.map(\.counts)
     var starts = counts
     var next = 0
@@ -362,7 +350,7 @@ public struct MergedRecords: Sendable {
       }
       return repeated
     }
-    return (Array(found.joined()), scanned.map(\.times), types)
+    return (Array(found.joined()), scanned.map(\.times))
   }
 
   /// Decodes the next run of `source`'s records, dropping those handed on.

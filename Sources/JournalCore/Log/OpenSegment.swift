@@ -28,8 +28,6 @@ struct OpenSegment: Sendable {
   private var followingNumber: Int
   /// What opening found (a torn tail), handed on with the first decoded run.
   var notices: [RecoveryNotice] = []
-  /// Which payloads are left unchecked; nil checks every one.
-  var trust: PayloadTrust?
   /// The corruption that stopped the segment, if any.
   private(set) var stoppedBy: JournalError?
 
@@ -179,7 +177,6 @@ struct OpenSegment: Sendable {
     result.records.reserveCapacity(run.count)
     var strings = RecordStrings()
     strings.leavesPayloads = true
-    strings.trust = trust
     // Each record's payload, as a range in the window: copied into one array at the end.
     var payloads: [Range<Int>] = []
     payloads.reserveCapacity(run.count)

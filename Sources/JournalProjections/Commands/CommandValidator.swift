@@ -45,6 +45,14 @@ public struct CommandValidator {
         )
       }
       return events
+    case .addStarterSplits:
+      var events: [PendingEvent] = []
+      for starter in state.missingStarterSplits {
+        events += try self.events(
+          for: .createSplit(starter.settings, exercises: starter.exercises, isStarter: true)
+        )
+      }
+      return events
     case .updateSplit(let reference, let update):
       let split = try state.split(reference)
       var merged = split.document

@@ -1,8 +1,10 @@
 import Foundation
 
-// Finding things by what a person types: ids by unique prefix (case-insensitive),
-// splits and exercises by name or unique name prefix (case-insensitive). A name that fits several
-// things, or a prefix shared by several ids, is refused with the candidates.
+// Finding things by what a person types, by one rule for splits, exercises and workouts
+// (docs/CommandLine.md): an exact name (ignoring case), else a unique prefix of a name (ignoring
+// case), else a unique prefix of an id (ignoring case). A workout's name is its split's name and
+// means the latest live workout of that split. A name that fits several things, or a prefix
+// shared by several ids, is refused with the candidates.
 
 extension JournalState {
   /// The live split named or identified by `reference`.
@@ -48,12 +50,102 @@ extension JournalState {
         hint: "bring it back with 'journal undo'"
       )
     }
+    let live = liveWorkouts
+    let splitNames = Self.distinct(live.compactMap(\.document.splitName))
+    if let name = try Self.pickName(reference, among: splitNames, what: "workout") {
+      if let latest = live.last(where: { $0.document.splitName == name }) { return latest }
+    }
     return try Self.pick(
       reference,
-      among: liveWorkouts,
+      among: live,
       what: "workout",
       id: \.document.id,
       names: { _ in [] }
+    )
+  }
+
+  /// The spelling, as the journal has it, of the exercise `reference` names among every
+  /// exercise the journal knows: the live splits' exercises and the live workouts' logs,
+  /// display and library names alike.
+  ///
+  /// Reads that filter by exercise (`audit`, `records`, `chart`) resolve the name with it
+  /// first, so `bench` means `Bench Press` there as in the workout commands.
+  public func exerciseName(_ reference: String) throws(CommandError) -> String {
+    var names: [String] = []
+    for split in liveSplits {
+      for exercise in split.document.exercises {
+        names.append(exercise.name)
+        if let library = exercise.libraryName { names.append(library) }
+      }
+    }
+    for workout in workouts.values where workout.deletedAt == nil {
+      for log in workout.document.logs {
+        names.append(log.exerciseName)
+        if let library = log.libraryName { names.append(library) }
+      }
+    }
+    guard let name = try Self.pickName(reference, among: Self.distinct(names), what: "exercise")
+    else {
+      throw CommandError("unknown exercise '\(reference)'", hint: Self.known(Self.distinct(names)))
+    }
+    return name
+  }
+
+  /// The spelling of the split name `reference` names among the live splits and the splits
+  /// live workouts were started from (a deleted split's workouts keep its name).
+  public func splitName(_ reference: String) throws(CommandError) -> String {
+    let names = Self.distinct(
+      liveSplits.map(\.document.name)
+        + workouts.values.compactMap {
+          $0.deletedAt == nil ? $0.document.splitName : nil
+        }
+    )
+    guard let name = try Self.pickName(reference, among: names, what: "split") else {
+      throw CommandError("unknown split '\(reference)'", hint: Self.known(names))
+    }
+    return name
+  }
+
+  /// The live split or workout `reference` names, by the one rule: a split by name, else a
+  /// workout by its split's name (its latest), else a split or workout by id prefix.
+  ///
+  /// - Returns: the document's path in the tree, `Splits/<id>.json` or
+  ///   `Workouts/YYYY/MM/<id>.json`.
+  public func documentPath(_ reference: String) throws(CommandError) -> String {
+    let splits = liveSplits
+    if let name = try Self.pickName(reference, among: splits.map(\.document.name), what: "split"),
+      let split = splits.first(where: { $0.document.name == name })
+    {
+      return DocumentPath.split(id: split.document.id)
+    }
+    let live = liveWorkouts
+    let splitNames = Self.distinct(live.compactMap(\.document.splitName))
+    if let name = try Self.pickName(reference, among: splitNames, what: "workout"),
+      let latest = live.last(where: { $0.document.splitName == name })
+    {
+      return latest.path
+    }
+    let upper = reference.uppercased()
+    let ids =
+      upper.isEmpty
+      ? []
+      : splits.map(\.document.id).filter { $0.hasPrefix(upper) }
+        + live.map(\.document.id).filter { $0.hasPrefix(upper) }
+    if ids.count == 1, let split = splits.first(where: { $0.document.id == ids[0] }) {
+      return DocumentPath.split(id: split.document.id)
+    }
+    if ids.count == 1, let workout = live.first(where: { $0.document.id == ids[0] }) {
+      return workout.path
+    }
+    if ids.count > 1 {
+      throw CommandError(
+        "id prefix '\(reference)' is ambiguous: \(ids.count) match",
+        hint: "candidates: \(ids.sorted().prefix(8).joined(separator: ", "))"
+      )
+    }
+    throw CommandError(
+      "no split or workout named '\(reference)'",
+      hint: Self.known(splits.map(\.document.name))
     )
   }
 
@@ -95,8 +187,49 @@ extension JournalState {
       among: split.document.exercises,
       what: "exercise",
       id: \.id,
-      names: { [$0.name] }
+      names: { [$0.name] + ($0.libraryName.map { [$0] } ?? []) }
     )
+  }
+
+  /// The one name among `names` that `reference` names (exact, ignoring case, else a unique
+  /// prefix), or nil when none fits.
+  ///
+  /// - Throws: ``CommandError`` listing the candidates when several fit.
+  package static func pickName(
+    _ reference: String,
+    among names: [String],
+    what: String
+  ) throws(CommandError) -> String? {
+    let exact = names.filter { $0.caseInsensitiveCompare(reference) == .orderedSame }
+    if exact.count == 1 { return exact[0] }
+    if exact.count > 1 {
+      throw CommandError(
+        "\(what) name '\(reference)' is ambiguous: \(exact.map { "'\($0)'" }.joined(separator: ", "))",
+        hint: "name it exactly as the journal spells it"
+      )
+    }
+    let lower = reference.lowercased()
+    let prefixed = lower.isEmpty ? [] : names.filter { $0.lowercased().hasPrefix(lower) }
+    if prefixed.count == 1 { return prefixed[0] }
+    if prefixed.count > 1 {
+      let matching = prefixed.sorted().map { "'\($0)'" }
+      throw CommandError(
+        "\(what) '\(reference)' is ambiguous: it starts \(matching.joined(separator: ", "))",
+        hint: "type more of the name"
+      )
+    }
+    return nil
+  }
+
+  /// `names` without repeats, in first-seen order.
+  static func distinct(_ names: [String]) -> [String] {
+    var seen = Set<String>()
+    return names.filter { seen.insert($0).inserted }
+  }
+
+  /// `known: 'A', 'B'`, or nil for no names.
+  static func known(_ names: [String]) -> String? {
+    names.isEmpty ? nil : "known: \(names.prefix(8).map { "'\($0)'" }.joined(separator: ", "))"
   }
 
   /// One element by exact name (case-insensitive), else by unique name

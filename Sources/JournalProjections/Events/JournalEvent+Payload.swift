@@ -11,17 +11,11 @@ extension JournalEvent {
   }
 
   /// Decodes a payload at the current version of `type` from the form the store keeps it in
-  /// (the bytes of an event read from a log: no dictionary is built, and the commonest
-  /// payloads in the writer's spelling are read in one pass, ``PayloadEvent``).
+  /// (the checked bytes of an event read from a log).
   ///
   /// - Throws: ``PayloadError`` for an unknown type or a malformed payload.
   public init(type: String, payload: JSONPayload) throws(PayloadError) {
-    var strings = RecentStrings()
-    if let written = PayloadEvent(writtenSpelling: type, payload: payload, strings: &strings) {
-      self = written.event
-    } else {
-      try self.init(type: type, reader: PayloadReader(payload, type: type))
-    }
+    try self.init(type: type, reader: PayloadReader(payload, type: type))
   }
 
   init(type: String, reader p: PayloadReader) throws(PayloadError) {

@@ -124,8 +124,7 @@ public enum Replayer {
   ///
   /// Kept small: 16 bytes per cancelled event, in order, searched by halves. A table would
   /// take two to four times as much (its room for growth), for every event undone, for as
-  /// long as the fold lasts; a fold asks only about the events its filter of cancelled events
-  /// lets through.
+  /// long as the fold lasts.
   public struct CancelledEvents: Sendable, Equatable {
     /// The stored ids of the cancelled events, in ascending order.
     fileprivate let ids: [ULID]
@@ -289,8 +288,6 @@ public enum Replayer {
     /// The state folded so far.
     public internal(set) var state: JournalState
     private let cancelled: Cancelled
-    /// Tells most events that they are not cancelled without looking their id up.
-    private let filter: CancelledFilter
 
     private enum Cancelled: Sendable {
       case byID([String: String])
@@ -318,14 +315,12 @@ public enum Replayer {
     private init(cancelled ids: [String: String], startingFrom initial: JournalState = .init()) {
       state = initial
       cancelled = .byID(ids)
-      filter = CancelledFilter(ids.keys)
     }
 
     /// Starts a fold of a history whose cancelled events are `cancelled`.
     public init(cancelled: CancelledEvents, startingFrom initial: JournalState = JournalState()) {
       state = initial
       self.cancelled = .byULID(cancelled)
-      filter = CancelledFilter(keys: cancelled.ids.lazy.map { EventID($0).storedKey })
     }
 
     /// Folds `event` unless a revert in effect cancelled it; returns whether it was folded.
@@ -344,10 +339,6 @@ public enum Replayer {
     /// The one body of ``apply(_:)`` and ``apply(inPlace:)``.
     @inline(__always)
     private mutating func fold(_ event: FoldEvent) -> Bool {
-      guard filter.mightContain(key: event.eventID.storedKey) else {
-        state.apply(event)
-        return true
-      }
       switch cancelled {
       case .byID(let ids):
         if !ids.isEmpty, ids[event.storedID] != nil { return false }
@@ -357,49 +348,5 @@ public enum Replayer {
       state.apply(event)
       return true
     }
-  }
-}
-
-/// A one-hash Bloom filter over the stored ids of cancelled events.
-///
-/// Most events are not cancelled; an event whose id's bit is clear is told so from its
-/// ``EventID/storedKey`` (a ULID's random low bits), without hashing or making the id's text.
-/// A set bit only means "look it up": the answer always comes from the exact set.
-private struct CancelledFilter: Sendable {
-  /// At least 16 bits per id, so that about one event in 16 is looked up in vain.
-  private var words: [UInt64]
-  private let shift: UInt64
-  /// No id at all: a history without reverts pays nothing per event.
-  private let isEmpty: Bool
-
-  /// A filter over the stored ids spelled `ids`.
-  init(_ ids: some Collection<String>) {
-    self.init(keys: ids.lazy.map { EventID($0).storedKey })
-  }
-
-  /// A filter over the ids whose keys (``EventID/storedKey``) are `keys`.
-  init(keys: some Collection<UInt64>) {
-    isEmpty = keys.isEmpty
-    var bits = 64
-    while bits < keys.count * 16 { bits *= 2 }
-    words = [UInt64](repeating: 0, count: bits / 64)
-    shift = UInt64(64 - bits.trailingZeroBitCount)
-    for key in keys {
-      let bit = Self.bit(ofKey: key, shift: shift)
-      words[bit >> 6] |= 1 << UInt64(bit & 63)
-    }
-  }
-
-  /// False only when the id whose key (``EventID/storedKey``) is `key` is certainly not among
-  /// the ids.
-  func mightContain(key: UInt64) -> Bool {
-    guard !isEmpty else { return false }
-    let bit = Self.bit(ofKey: key, shift: shift)
-    return words[bit >> 6] & (1 << UInt64(bit & 63)) != 0
-  }
-
-  /// The bit of an id whose key is `key`, mixed by a multiplication.
-  private static func bit(ofKey key: UInt64, shift: UInt64) -> Int {
-    Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
   }
 }

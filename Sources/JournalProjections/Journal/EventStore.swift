@@ -167,24 +167,6 @@ public struct StoredEvents: RandomAccessCollection, Sendable {
     case .records(let history): StoredEvent(history[position])
     }
   }
-
-  /// The log records the events are made from, taken out (leaving no events); nil when the
-  /// events are values.
-  mutating func takeRecords() -> JournalHistory? {
-    guard case .records(let history) = source else { return nil }
-    source = .events([])
-    return history
-  }
-
-  /// Whether `predicate` holds for the type and version of every event, which are read
-  /// without making the events (a log's records on every core,
-  /// ``JournalHistory/allSatisfy(typeAndVersion:)``).
-  public func allSatisfy(typeAndVersion predicate: @Sendable (String, Int) -> Bool) -> Bool {
-    switch source {
-    case .events(let events): events.allSatisfy { predicate($0.type, $0.version) }
-    case .records(let history): history.allSatisfy(typeAndVersion: predicate)
-    }
-  }
 }
 
 /// Stored events read from files, with where each device's reading ended.
@@ -207,17 +189,11 @@ public struct StoredHistory: Sendable {
 /// A store kept in files, whose reads end at positions a later read can resume from.
 public protocol PositionedEventStore: EventStore {
   /// Every event after `positions` (every event of a device without one), in merge order;
-  /// see `EventLog.readHistory(after:trustingPayloads:)`.
-  ///
-  /// The payloads `trust` names are left unchecked (see `PayloadTrust`); nil checks every
-  /// one.
+  /// see `EventLog.readHistory(after:)`.
   ///
   /// - Throws: `JournalError` of kind `positionChanged` when a position no longer names
   ///   the record it was taken at: read everything instead.
-  func readHistory(
-    after positions: [String: DevicePosition],
-    trustingPayloads trust: PayloadTrust?
-  ) throws -> StoredHistory
+  func readHistory(after positions: [String: DevicePosition]) throws -> StoredHistory
 
   /// The positions of `device` before and after the last append through this store: the
   /// end of the device's last record when the writer opened, and after the batch.
@@ -226,10 +202,4 @@ public protocol PositionedEventStore: EventStore {
 
 extension PositionedEventStore {
   public var positioned: (any PositionedEventStore)? { self }
-
-  /// Every event after `positions`, every payload checked; see
-  /// ``readHistory(after:trustingPayloads:)``.
-  public func readHistory(after positions: [String: DevicePosition]) throws -> StoredHistory {
-    try readHistory(after: positions, trustingPayloads: nil)
-  }
 }

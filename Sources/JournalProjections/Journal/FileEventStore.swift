@@ -34,11 +34,8 @@ public final class FileEventStore: PositionedEventStore, @unchecked Sendable {
     return (Array(history.events), history.notices)
   }
 
-  public func readHistory(
-    after positions: [String: DevicePosition],
-    trustingPayloads trust: PayloadTrust?
-  ) throws -> StoredHistory {
-    let history = try log.readHistory(after: positions, trustingPayloads: trust)
+  public func readHistory(after positions: [String: DevicePosition]) throws -> StoredHistory {
+    let history = try log.readHistory(after: positions)
     let notices = Self.notices(history.notices, history.duplicates, history.errors)
     return StoredHistory(
       events: StoredEvents(records: history),

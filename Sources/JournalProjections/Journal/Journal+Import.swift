@@ -13,6 +13,8 @@ extension Journal {
   /// - Throws: store errors; nothing is appended then.
   @discardableResult
   func appendImported(_ events: [ImportedEvent], device: String) throws -> Int {
+    lock.lock()
+    defer { lock.unlock() }
     guard !events.isEmpty else { return 0 }
     let action = events.count > 1 ? events.first?.id : nil
     let batch = events.map { imported in

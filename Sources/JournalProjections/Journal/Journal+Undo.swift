@@ -37,6 +37,8 @@ extension Journal {
     count: Int = 1,
     now: Date
   ) throws -> Reversal {
+    lock.lock()
+    defer { lock.unlock() }
     guard count >= 1 else { throw CommandError("nothing to undo: the count must be at least 1") }
     let cancelled = Replayer.cancelledEvents(in: history)
     var stream: String?
@@ -47,6 +49,7 @@ extension Journal {
     var events: [String: [FoldEvent]] = [:]
     // The id's text, made to look it up, last.
     for e in history.reversed() where e.device == device {
+      if let undoHorizon, e.mergeKey <= undoHorizon { throw ScopeTooNarrow() }
       if case .eventsReverted(let revert) = e.event, revert.reason == RevertReason.undo { continue }
       if let stream, e.stream != stream { continue }
       if cancelled[e.storedID] != nil { continue }
@@ -57,6 +60,7 @@ extension Journal {
       events[e.actionID, default: []].append(e)
     }
     guard !actions.isEmpty else {
+      if undoHorizon != nil { throw ScopeTooNarrow() }
       throw CommandError(
         "nothing to undo on device '\(device)'" + (workout.map { " in workout '\($0)'" } ?? "")
       )
@@ -70,6 +74,8 @@ extension Journal {
   /// - Throws: ``CommandError`` when there is nothing to redo.
   @discardableResult
   public func redo(device: String, now: Date) throws -> Reversal {
+    lock.lock()
+    defer { lock.unlock() }
     let cancelled = Replayer.cancelledEvents(in: history)
     guard
       let undo = history.last(where: { e in
@@ -88,6 +94,8 @@ extension Journal {
   /// - Throws: ``CommandError`` when the point is unknown or nothing follows it.
   @discardableResult
   public func rewind(to point: Replayer.Point, device: String, now: Date) throws -> Reversal {
+    lock.lock()
+    defer { lock.unlock() }
     if case .event(let id) = point {
       let named = EventID(id)
       guard history.contains(where: { $0.eventID == named }) else {

@@ -22,7 +22,7 @@ import JournalCore
 /// ```
 public struct StreamedHistory: Sendable {
   private let log: EventLog
-  /// How many records are decoded together, on every core.
+  /// How many records are read together.
   private let batchSize: Int
   private let upcaster: Upcaster
   /// Streams whose events this build cannot read, with the reason, as
@@ -45,7 +45,7 @@ public struct StreamedHistory: Sendable {
   ///
   /// - Parameters:
   ///   - store: the journal.
-  ///   - batchSize: how many records are decoded together, on every core.
+  ///   - batchSize: how many records are read together.
   /// - Throws: ``JournalError`` when the files cannot be read; an invalid upcaster registry.
   /// - Complexity: O(events); memory O(segments + batch + reverts), plus the event ids.
   public init(store: FileEventStore, batchSize: Int = 4_096) throws {
@@ -62,11 +62,20 @@ public struct StreamedHistory: Sendable {
     var streams: [String: Int32] = [:]
     var fingerprint = HistoryDigest()
     var records = try log.mergedRecords()
+    var decoded: [FoldEvent] = []
     while case let batch = try records.next(batchSize), !batch.isEmpty {
-      let (stored, chunks) = Self.decode(batch, upcaster, batchSize)
-      for event in stored { fingerprint.append(event.id) }
-      Journal.sift(chunks, of: stored, quarantined: &quarantined, notices: &quarantineNotices) {
-        for event in $0 where reverts.append(event) {
+      for record in batch.lazy.map(FileEventStore.stored) {
+        fingerprint.append(record.id)
+        guard quarantined[record.stream] == nil else { continue }
+        decoded.removeAll(keepingCapacity: true)
+        if let failure = Journal.decode(record, upcaster: upcaster, into: &decoded) {
+          quarantined[record.stream] = "\(record.location): \(failure.reason)"
+          quarantineNotices.append(
+            "\(record.location): stream '\(record.stream)' quarantined: \(failure.reason)"
+          )
+          continue
+        }
+        for event in decoded where reverts.append(event) {
           let stream = streams[event.stream] ?? Int32(streams.count)
           if stream == streams.count { streams[event.stream] = stream }
           revertStreams.append(stream)
@@ -100,35 +109,19 @@ public struct StreamedHistory: Sendable {
     // has only the ids the scan handed on, tells.
     var records = try log.mergedRecords(limits: counts, skipping: duplicates)
     var fingerprint = HistoryDigest()
+    var decoded: [FoldEvent] = []
     while case let batch = try records.next(batchSize), !batch.isEmpty {
-      let (stored, chunks) = Self.decode(batch, upcaster, batchSize)
-      for chunk in chunks {
-        var start = 0
-        for (offset, end) in chunk.ends.enumerated() {
-          defer { start = end }
-          let record = stored[chunk.first + offset]
-          fingerprint.append(record.id)
-          if !quarantined.isEmpty, quarantined[record.stream] != nil { continue }
-          if chunk.failures[offset] != nil {
-            throw StreamedHistoryChanged(location: record.location)
-          }
-          for event in chunk.events[start..<end] { try body(event) }
+      for record in batch.lazy.map(FileEventStore.stored) {
+        fingerprint.append(record.id)
+        if !quarantined.isEmpty, quarantined[record.stream] != nil { continue }
+        decoded.removeAll(keepingCapacity: true)
+        if Journal.decode(record, upcaster: upcaster, into: &decoded) != nil {
+          throw StreamedHistoryChanged(location: record.location)
         }
+        for event in decoded { try body(event) }
       }
     }
     guard fingerprint == self.fingerprint else { throw StreamedHistoryChanged(location: nil) }
-  }
-
-  /// Decodes a batch of records, on every core.
-  private static func decode(
-    _ batch: [EventRecord],
-    _ upcaster: Upcaster,
-    _ batchSize: Int
-  ) -> (stored: StoredEvents, chunks: [Journal.DecodedChunk]) {
-    let stored = StoredEvents(batch.concurrentMap(FileEventStore.stored))
-    // Two chunks per core, so a slow chunk does not leave a core idle.
-    let size = batchSize / (2 * ProcessInfo.processInfo.activeProcessorCount)
-    return (stored, Journal.decodeChunks(stored, upcaster: upcaster, size: max(size, 256)))
   }
 }
 

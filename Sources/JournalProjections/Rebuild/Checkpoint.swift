@@ -36,7 +36,7 @@ struct Checkpoint: Equatable {
   /// Bump `foldRevision` in ``buildFingerprint`` with any change to the fold's
   /// rules or to the documents' rendering.
   static let buildFingerprint: String = {
-    let foldRevision = 1
+    let foldRevision = FoldVersion.current
     let versions = JournalEvent.currentVersions.sorted { $0.key < $1.key }
       .map { "\($0.key)=\($0.value)" }.joined(separator: ",")
     let text = [

@@ -54,10 +54,7 @@ public enum TodayProjection {
     at moment: Date,
     timeZone: TimeZone
   ) -> TodaySnapshot {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = timeZone
-    let dayStart = calendar.startOfDay(for: moment)
-    let dayEnd = calendar.date(byAdding: .day, value: 1, to: dayStart) ?? dayStart
+    let (calendar, dayStart, dayEnd) = day(at: moment, timeZone: timeZone)
     // One pass over the live workouts started by then, without copying and sorting them all:
     // the workouts of the day and those with a set done that day are sorted afterwards (in
     // `liveWorkouts` order, so that the volume is summed in the same order on every run), the
@@ -118,6 +115,25 @@ public enum TodayProjection {
       nextSplit: next,
       lastTrained: last.map { format($0.document.start, calendar) }
     )
+  }
+
+  /// The local day containing `moment` in `timeZone`: its calendar, start and end.
+  static func day(at moment: Date, timeZone: TimeZone) -> (Calendar, start: Date, end: Date) {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = timeZone
+    let start = calendar.startOfDay(for: moment)
+    return (calendar, start, calendar.date(byAdding: .day, value: 1, to: start) ?? start)
+  }
+
+  /// The workouts a snapshot at `moment` reads, as a scope of the saved state.
+  ///
+  /// - Parameters:
+  ///   - moment: a moment of the day to report.
+  ///   - timeZone: the zone the day is read in.
+  /// - Returns: the scope to open the journal with before ``snapshot(of:at:timeZone:)``.
+  public static func scope(at moment: Date, timeZone: TimeZone) -> StateScope {
+    let (_, start, end) = day(at: moment, timeZone: timeZone)
+    return StateScope(day: StateScope.Day(start: start, end: end, horizon: max(moment, end)))
   }
 
   static func summary(_ workout: WorkoutState) -> TodaySnapshot.Workout {

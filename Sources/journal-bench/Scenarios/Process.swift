@@ -27,10 +27,10 @@ extension Bench {
     let arguments = ["today", "--as-of", "2100-01-01T12:00:00Z", "--journal", generated.url.path]
     let today = { try time { try Self.runProcess(binary, arguments) } }
     let help = { try time { try Self.runProcess(binary, ["help"]) } }
-    // The first `today` on a journal finds no cache: it reads the whole history and writes
-    // the cache (`.cache/today`), which every later one starts from.
+    // The first `today` on a journal finds no saved state: it reads the whole history and
+    // saves it, which every later command starts from.
     try? FileManager.default.removeItem(
-      at: generated.url.appendingPathComponent(TodayCache.folder)
+      at: generated.url.appendingPathComponent(SavedState.folder)
     )
     let first = try today()
     let samples = try measure(size: size, [help, today])
@@ -48,7 +48,7 @@ extension Bench {
         unit: " ms",
         notes: [
           "process floor (journal help) \(formatSeconds(samples[0].median))",
-          "first run, no cache yet: \(formatSeconds(first))",
+          "first run, no saved state yet: \(formatSeconds(first))",
         ]
       )
     )
@@ -127,6 +127,15 @@ extension Bench {
   /// parent's bookkeeping.
   @discardableResult
   static func runProcess(_ executable: URL, _ arguments: [String]) throws -> String {
+    try runMeasured(executable, arguments).output
+  }
+
+  /// Runs `executable` to its end, and returns what it printed and its peak resident set in
+  /// kilobytes.
+  static func runMeasured(
+    _ executable: URL,
+    _ arguments: [String]
+  ) throws -> (output: String, peakKilobytes: Int) {
     var pipeEnds: [Int32] = [0, 0]
     guard pipe(&pipeEnds) == 0 else { throw BenchError("pipe failed: errno \(errno)") }
     #if canImport(Darwin)
@@ -160,7 +169,8 @@ extension Bench {
       }
     }
     var status: Int32 = 0
-    while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+    var usage = rusage()
+    while wait4(child, &status, 0, &usage) < 0 && errno == EINTR {}
     // Exited normally (low 7 bits zero) with status 0 (the next 8 bits).
     guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
       throw BenchError(
@@ -168,7 +178,12 @@ extension Bench {
           + "ended with wait status \(status)"
       )
     }
-    return String(decoding: output, as: UTF8.self)
+    #if canImport(Darwin)
+    let peak = Int(usage.ru_maxrss) / 1024  // bytes on Apple platforms
+    #else
+    let peak = Int(usage.ru_maxrss)  // kilobytes on Linux
+    #endif
+    return (String(decoding: output, as: UTF8.self), peak)
   }
 }
 

@@ -54,48 +54,6 @@ import Testing
     }
   }
 
-  /// A read that trusts a type's payloads takes every byte between `"data":` and `,"prev":`
-  /// as the payload, unchecked; other types, and other spellings of the envelope, are
-  /// checked as before.
-  @Test func trustedPayloadsAreLeftUnchecked() throws {
-    let location = RecordLocation(file: "devices/phone/000001.jsonl", line: 1)
-    func line(type: String = "set.completed", _ payload: String) -> [UInt8] {
-      Self.sealed(
-        Array(
-          (#"{"id":"\#(id)","dev":"phone","seq":7,"ms":1700000000123,"lc":2,"#
-            + #""stream":"workout:A","type":"\#(type)","v":2,"data":\#(payload),"#
-            + #""prev":"\#(String(repeating: "0", count: 64))""#).utf8
-        )
-      )
-    }
-    func read(_ line: [UInt8], trusting: Bool) -> Result<EventRecord, RecordFailure> {
-      var strings = RecordStrings()
-      if trusting { strings.trust = { type, version in type == "set.completed" && version == 2 } }
-      return Self.outcome(line) { buffer throws(RecordFailure) in
-        try EventRecord.decode(line: buffer, location: location, strings: &strings)
-      }
-    }
-    // Valid payloads read the same either way.
-    for payload in [#"{"reps":8,"weight":62.5}"#, "{}", #"{"a":[1,{"b":null}],"c":"d"}"#] {
-      let checked = try read(line(payload), trusting: false).get()
-      #expect(try read(line(payload), trusting: true).get() == checked)
-    }
-    // Not JSON: refused when checked, its bytes kept as they are when trusted.
-    for payload in [#"{"reps":8,}"#, #"{"reps":08}"#, #"{"reps":8}}"#, "{"] {
-      #expect(throws: RecordFailure.self) { try read(line(payload), trusting: false).get() }
-      let kept = try read(line(payload), trusting: true).get()
-      guard case .bytes(let bytes, let start, let count) = kept.storedPayload.storage else {
-        Issue.record("\(payload): not kept as bytes")
-        continue
-      }
-      #expect(Array(bytes[Int(start)..<Int(start + count)]) == Array(payload.utf8))
-      // A type the caller does not trust is checked.
-      #expect(throws: RecordFailure.self) {
-        try read(line(type: "workout.deleted", payload), trusting: true).get()
-      }
-    }
-  }
-
   @Test func readersDoNotDependOnKeyOrder() throws {
     let body =
       #"{ "v" : 1, "data": {"a": [1, 2]}, "type": "t", "stream": "s", "lc": 0, "ms": 5, "#

@@ -32,8 +32,7 @@ import Testing
     )
   }
 
-  /// A replay checks types and versions first, then decodes the records where they lie,
-  /// letting go of them as it goes (`consumeIfAll`); the subscript reads one at a time.
+  /// The subscript reads the records one at a time, in merge order.
   @Test func recordsAreReadOneAtATimeInMergeOrder() throws {
     let log = try makeLog()
     let clock = ManualClock(1_000)
@@ -52,84 +51,6 @@ import Testing
     for writer in writers { writer.close() }
     let history = try log.readHistory()
     #expect((0..<history.count).map { history[$0] } == history.records)
-    let names = history.records.map { "\($0.device)#\($0.sequence)" }
-    for chunkSize in [1, 4, 1_000] {
-      // Each chunk starts from its own state: counting in it numbers the chunk's records.
-      var consumed = history
-      let made = consumed.consumeIfAll(chunkSize: chunkSize, state: 0) { record, value, seen in
-        seen += 1
-        value.initialize(to: ("\(record.pointee.device)#\(record.pointee.sequence)", seen))
-        return true
-      }
-      #expect(made?.map(\.0) == names)
-      #expect(made?.allSatisfy { $0.1 >= 1 && $0.1 <= chunkSize } == true)
-      #expect(consumed.count == 0 && consumed.records.isEmpty)
-      // A false for any record gives nil, and lets go of what was made.
-      var failing = history
-      let counter = ConcurrentMapTests.Counter()
-      let none = failing.consumeIfAll(chunkSize: chunkSize, state: ()) { record, value, _ in
-        guard record.pointee.version != 2 else { return false }
-        value.initialize(to: ConcurrentMapTests.Tracked(Int(record.pointee.sequence), counter))
-        return true
-      }
-      #expect(none == nil)
-      #expect(counter.alive == 0)
-      #expect(failing.count == 0)
-    }
-    // Checked run by run: every type and version is asked about, a repeat in a run is not.
-    let asked = ConcurrentMapTests.Counter()
-    #expect(
-      history.allSatisfy { _, _ in
-        asked.add(1)
-        return true
-      }
-    )
-    let stored = Set(history.records.map { "\($0.type)/\($0.version)" })
-    #expect(stored == ["set.completed/1", "set.completed/2"])
-    #expect(asked.alive >= stored.count && asked.alive < history.count)
-    // The one record at version 2, amid records of its type at version 1, is asked about.
-    #expect(!history.allSatisfy { _, version in version == 1 })
-    #expect(history.allSatisfy { _, version in version >= 1 })
-  }
-
-  /// The all-current check asks about each pair of type and version once.
-  ///
-  /// The merge gathers the records' pairs, however the types take turns. Past
-  /// ``RecordTypes/limit`` pairs the check reads the records, where up to eight that passed
-  /// are not asked about again in a run, and a ninth pushes out the oldest.
-  @Test func theAllCurrentCheckAsksAboutEachTypeOnce() throws {
-    // A journal of `types` types, four records of each, the types in turn.
-    func asked(_ types: Int) throws -> Int {
-      let log = try makeLog()
-      let writer = try log.openWriter(
-        device: "phone",
-        options: testOptions(clock: ManualClock(1_000), step: 1, seed: 3)
-      )
-      defer { writer.close() }
-      for round in 0..<4 {
-        for type in 0..<types {
-          var event = sampleEvent(round * types + type)
-          event.type = "type.\(types).\(type)"
-          try writer.append([event])
-        }
-      }
-      let history = try log.readHistory()
-      let counter = ConcurrentMapTests.Counter()
-      #expect(
-        history.allSatisfy { type, _ in
-          if type.hasPrefix("type.\(types).") { counter.add(1) }
-          return true
-        }
-      )
-      return counter.alive
-    }
-    #expect(try asked(5) == 5)
-    #expect(try asked(9) == 9)
-    #expect(try asked(RecordTypes.limit) == RecordTypes.limit)
-    // One more pair than are kept: read record by record, each of the types in turn pushes
-    // out the one that comes next, so every record is asked about.
-    let many = RecordTypes.limit + 1
-    #expect(try asked(many) == 4 * many)
   }
 
   /// The same files, copied into journals in different orders, give the same history.

@@ -1,0 +1,902 @@
+import Foundation
+import JournalCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The saved state of one journal folder on this device: what every command opens instead
+/// of replaying the whole history (docs/OnDiskFormat.md, "The saved state").
+///
+/// It holds each stream's events, indexed by stream, with where each device's reading ended,
+/// and the read models that let a command find the streams it needs without reading the
+/// others: the catalogue of workouts (start, open or closed, deleted), the open workouts, the
+/// latest one, and the streams each device acted on last. Opening it reads only what the
+/// devices appended after its positions (``catchUp()``); a command then loads the events of
+/// the streams it touches (``events(for:)``), every split's and every revert, and folds
+/// them. The fold of those streams equals the fold of the whole history restricted to them,
+/// because a workout's events change that workout alone and split events change splits
+/// alone (``JournalEvent/foldTarget``).
+///
+/// It is a cache: deleting or damaging it changes how long a command takes, never what it
+/// answers. Every file carries a checksum; one that does not check, a state saved by a build
+/// whose fold differs (``FoldVersion/key``), or a position that no longer names its record
+/// makes the state start again from a full read.
+package final class SavedState: @unchecked Sendable {
+  /// The folder, inside the journal folder.
+  package static let folder = ".journal-state"
+  /// The layout's version.
+  static let format = 1
+  /// How many streams a device's latest actions are remembered in.
+  static let recentLimit = 16
+
+  private let files: DocumentTreeWriter
+  private let store: FileEventStore
+  private let upcaster: Upcaster
+  /// Whether this state may only be read (``open(journal:store:readOnly:)``).
+  private var readOnly = false
+  /// The head: small, read by every command.
+  package private(set) var head = Head()
+  /// Why the last ``open(journal:store:)`` read everything, nil when it caught up.
+  package private(set) var rebuiltBecause: String?
+  /// What this catch-up's read set aside that the head does not hold.
+  private var tailNotices: [String] = []
+
+  /// What this command's read set aside.
+  ///
+  /// Torn tails, sync copies, corruption, and the duplicates it met. Each read reports what it met, so a duplicate is reported by the
+  /// command that first reads it.
+  package var notices: [String] { tailNotices }
+
+  /// The head file: positions, the fold's `now`, and the small read models.
+  package struct Head: Codable, Equatable, Sendable {
+    var format = SavedState.format
+    var fold = FoldVersion.key
+    /// Where each device's reading ended.
+    var positions: [String: DevicePosition] = [:]
+    /// The last event in merge order.
+    var frontier: FoldEvent.MergeKey?
+    /// The fold's `now` (milliseconds): the latest record time of an event in effect.
+    var now: Int64?
+    /// Stored events held.
+    var events = 0
+    /// The streams that are not a workout's nor the reverts': the splits', the splits'
+    /// order, and any other a command must always see.
+    var splits: [String] = []
+    /// The live workouts still in progress, by id.
+    var open: [String] = []
+    /// The latest live workout (by start, then id).
+    var latest: String?
+    /// For each device, the streams of its latest events, newest first, with the merge key
+    /// of the device's last event in each.
+    var recent: [String: [RecentStream]] = [:]
+    /// Streams set aside because an event of theirs cannot be read, with the reason.
+    var quarantined: [String: String] = [:]
+  }
+
+  /// A stream a device acted on lately.
+  package struct RecentStream: Codable, Equatable, Sendable {
+    var stream: String
+    var last: FoldEvent.MergeKey
+  }
+
+  /// A workout as the catalogue lists it.
+  struct WorkoutEntry: Equatable, Sendable {
+    var id: String
+    var start: Int64
+    /// The latest of its start and its sets' completion times.
+    var activity: Int64
+    /// `o` in progress, `c` resolved, `d` deleted.
+    var mark: Character
+  }
+
+  private init(files: DocumentTreeWriter, store: FileEventStore, upcaster: Upcaster) {
+    self.files = files
+    self.store = store
+    self.upcaster = upcaster
+  }
+
+  /// Opens the saved state of the journal at `url` and brings it up to date with the files.
+  ///
+  /// Waits for another command holding the state to finish: the state is one per folder and
+  /// device, and commands are short. Starts again from a full read when there is no state or
+  /// it cannot be trusted (``rebuiltBecause`` says why).
+  ///
+  /// - Parameters:
+  ///   - url: the journal folder.
+  ///   - store: its store.
+  ///   - readOnly: write nothing: a state that is missing, damaged or behind the files
+  ///     throws ``Unavailable`` instead of being brought up to date.
+  /// - Returns: the state, up to date with the files.
+  /// - Throws: the store's errors; ``Unavailable`` when the state folder cannot be used.
+  package static func open(
+    journal url: URL,
+    store: FileEventStore,
+    readOnly: Bool = false
+  ) throws -> SavedState {
+    let files = DocumentTreeWriter(root: url.appendingPathComponent(folder))
+    let state = SavedState(
+      files: files,
+      store: store,
+      upcaster: try EventUpcasters.makeUpcaster()
+    )
+    state.readOnly = readOnly
+    do {
+      if readOnly {
+        try state.catchUp()
+      } else {
+        try files.makeRoot()
+        try state.locked { try state.catchUp() }
+      }
+    } catch let error as RebuildError {
+      throw Unavailable(reason: error.description)
+    }
+    return state
+  }
+
+  /// The saved state cannot be read or written here (a read-only folder, a full disk).
+  package struct Unavailable: Error {
+    var reason: String
+  }
+
+  /// Runs `body` holding the state's lock, so that two commands never write the state at
+  /// once; what another command wrote before is read afresh.
+  private func locked<T>(_ body: () throws -> T) throws -> T {
+    let path = files.absolute("lock")
+    let descriptor = Foundation.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    guard descriptor >= 0 else { throw Unavailable(reason: "cannot open '\(path)'") }
+    defer { close(descriptor) }
+    while flock(descriptor, LOCK_EX) != 0 {
+      if errno == EINTR { continue }
+      throw Unavailable(reason: "cannot lock '\(path)'")
+    }
+    return try body()
+  }
+
+  // MARK: - Catching up
+
+  /// Reads what the devices appended after the head's positions and folds it in; reads
+  /// everything instead when the head is missing, damaged, of another fold, or a position no
+  /// longer names its record.
+  func catchUp() throws {
+    guard let loaded = loadHead() else { return try rebuild(because: "there is no saved state") }
+    if case .failure(let reason) = loaded { return try rebuild(because: reason.reason) }
+    guard case .success(let head) = loaded else { return }
+    self.head = head
+    let tail: StoredHistory
+    do {
+      tail = try store.readHistory(after: head.positions)
+    } catch let error as JournalError where error.kind == .positionChanged {
+      return try rebuild(because: "a file changed under it: \(error.message)")
+    }
+    tailNotices = tail.notices
+    if tail.events.isEmpty, tail.positions == head.positions {
+      return
+    }
+    if readOnly { throw Unavailable(reason: "the devices appended since it was saved") }
+    do {
+      try ingest(Array(tail.events), positions: tail.positions)
+    } catch let failure as Untrusted {
+      try rebuild(because: failure.reason)
+    }
+  }
+
+  /// Starts again from every stored event.
+  private func rebuild(because reason: String) throws {
+    if readOnly { throw Unavailable(reason: reason) }
+    rebuiltBecause = reason
+    tailNotices = []
+    for relative in ["head", "catalogue", "streams", "ids", "named", "reverts"] {
+      let path = files.absolute(relative)
+      if FileManager.default.fileExists(atPath: path) {
+        try FileManager.default.removeItem(atPath: path)
+      }
+    }
+    head = Head()
+    let all = try store.readHistory(after: [:])
+    tailNotices = all.notices
+    try ingest(Array(all.events), positions: all.positions)
+  }
+
+  /// A state that must be read again from the files, with why.
+  struct Untrusted: Error {
+    var reason: String
+  }
+
+  /// Folds `events` (stored events after the head's positions, in merge order) into the
+  /// state, and moves the positions to `positions`.
+  ///
+  /// Each event goes to its stream's file. A revert goes to the file of every stream whose
+  /// events it names, directly or through the reverts it names, so that a stream's file holds
+  /// every event that decides its fold. A revert that names an event not seen yet is put in
+  /// that event's stream when the event arrives.
+  ///
+  /// - Throws: ``Untrusted`` when the state cannot follow without a full read: a file of it
+  ///   does not check, or a revert changed whether the event that set the fold's `now` counts.
+  private func ingest(_ events: [StoredEvent], positions: [String: DevicePosition]) throws {
+    var head = self.head
+    var streamsOf = BucketedMap(files: files, folder: "ids")
+    var namedBy = BucketedMap(files: files, folder: "named")
+    var revertRecords: [String: StoredEvent] = [:]
+    var additions: [String: [StoredEvent]] = [:]
+    // (event id, stream it was just put in): whose namers must follow it there.
+    var placed: [(String, String)] = []
+    var reverts: [StoredEvent] = []
+    for event in events {
+      guard Self.isStorable(event.stream) else {
+        throw Untrusted(reason: "stream '\(event.stream)' cannot be named in the saved state")
+      }
+      let key = Self.mergeKey(event)
+      if head.frontier.map({ key > $0 }) ?? true { head.frontier = key }
+      if event.type == JournalEvent.TypeName.eventsReverted {
+        reverts.append(event)
+        continue
+      }
+      if !event.stream.hasPrefix("workout:"), !head.splits.contains(event.stream) {
+        head.splits.append(event.stream)
+      }
+      if try streamsOf.values(of: event.id).isEmpty {
+        try streamsOf.set(event.id, [event.stream])
+      }
+      additions[event.stream, default: []].append(event)
+      placed.append((event.id, event.stream))
+    }
+    head.splits.sort()
+    for revert in reverts {
+      revertRecords[revert.id] = revert
+      var placements: [String] = []
+      for named in namedIDs(revert) {
+        try namedBy.add(named, revert.id)
+        for stream in try streamsOf.values(of: named) where !placements.contains(stream) {
+          placements.append(stream)
+        }
+      }
+      try streamsOf.set(revert.id, placements)
+      for stream in placements {
+        additions[stream, default: []].append(revert)
+        placed.append((revert.id, stream))
+      }
+    }
+    try storeReverts(reverts)
+    // Reverts that named an event before it arrived follow it into its stream.
+    while let (id, stream) = placed.popLast() {
+      for namer in try namedBy.values(of: id) {
+        var placements = try streamsOf.values(of: namer)
+        guard !placements.contains(stream) else { continue }
+        guard let record = try revertRecords[namer] ?? loadRevert(namer) else { continue }
+        revertRecords[namer] = record
+        placements.append(stream)
+        try streamsOf.set(namer, placements)
+        additions[stream, default: []].append(record)
+        placed.append((namer, stream))
+      }
+    }
+    try streamsOf.save()
+    try namedBy.save()
+
+    // Each touched stream: its events merged with the new ones, in merge order, no id twice.
+    // The latest record time of the events that came into effect, and those of the events
+    // that went out of it, decide the fold's `now`, the latest record time in effect.
+    var cameIn: Int64?
+    var wentOut: [Int64] = []
+    var catalogue: [String: WorkoutEntry] = [:]
+    var catalogueLoaded = false
+    for stream in additions.keys.sorted() {
+      let old = try streamEvents(stream)
+      var held = old
+      var known = Set(held.map(\.id))
+      var added: [StoredEvent] = []
+      for event in additions[stream] ?? [] {
+        guard known.insert(event.id).inserted else {
+          // Read again (a state written over by another command), or a true duplicate.
+          if !held.contains(where: {
+            $0.id == event.id && $0.device == event.device && $0.sequence == event.sequence
+          }) {
+            tailNotices.append("\(event.location): duplicate of event \(event.id) set aside")
+          }
+          continue
+        }
+        added.append(event)
+      }
+      guard !added.isEmpty else { continue }
+      head.events += added.count { $0.stream == stream }
+      held += added
+      held.sort { Self.mergeKey($0) < Self.mergeKey($1) }
+      try writeStream(stream, held)
+
+      var decoded: [FoldEvent] = []
+      var failures: [String] = []
+      for stored in held {
+        if let failure = Journal.decode(stored, upcaster: upcaster, into: &decoded),
+          stored.stream == stream
+        {
+          failures.append("\(stored.location): \(failure.reason)")
+        }
+      }
+      let before = Replayer.cancelledEvents(in: Self.reverts(in: old, upcaster: upcaster))
+      let after = Replayer.cancelledEvents(in: decoded)
+      for event in old where (before[event.id] == nil) != (after[event.id] == nil) {
+        if after[event.id] == nil {
+          cameIn = max(cameIn ?? event.milliseconds, event.milliseconds)
+        } else {
+          wentOut.append(event.milliseconds)
+        }
+      }
+      for event in added where after[event.id] == nil {
+        cameIn = max(cameIn ?? event.milliseconds, event.milliseconds)
+      }
+      if stream.hasPrefix("workout:") {
+        if !catalogueLoaded {
+          catalogue = try loadCatalogue()
+          catalogueLoaded = true
+        }
+        try catalogueWorkout(
+          stream,
+          decoded: decoded,
+          failures: failures,
+          in: &catalogue,
+          head: &head
+        )
+      }
+    }
+    // A revert that names nothing known is in no stream, and counts for `now` alone.
+    for revert in reverts where try streamsOf.values(of: revert.id).isEmpty {
+      cameIn = max(cameIn ?? revert.milliseconds, revert.milliseconds)
+    }
+    // An event that went out of effect may have set `now`; then only a later one that came in
+    // tells the new `now` without every stream. (A revert is recorded after the events it
+    // names, so an undo of the latest event brings in a later one: the revert itself.)
+    if let now = head.now, wentOut.contains(where: { $0 >= now }), (cameIn ?? .min) < now {
+      throw Untrusted(reason: "a revert changed the latest event in effect")
+    }
+    if let cameIn, head.now.map({ cameIn > $0 }) ?? true { head.now = cameIn }
+
+    // Recent streams per device, for undo: the streams of its events, and those its reverts
+    // (but undo's, which undo passes over) went to.
+    for event in events {
+      let streams: [String]
+      if event.type == JournalEvent.TypeName.eventsReverted {
+        if Self.isUndo(event) { continue }
+        streams = try streamsOf.values(of: event.id)
+      } else {
+        streams = [event.stream]
+      }
+      let key = Self.mergeKey(event)
+      var list = head.recent[event.device] ?? []
+      for stream in streams {
+        if let index = list.firstIndex(where: { $0.stream == stream }) {
+          if list[index].last < key { list[index].last = key }
+        } else {
+          list.append(RecentStream(stream: stream, last: key))
+        }
+      }
+      list.sort { $0.last > $1.last }
+      if list.count > Self.recentLimit { list.removeLast(list.count - Self.recentLimit) }
+      head.recent[event.device] = list
+    }
+
+    if catalogueLoaded {
+      head.open = catalogue.values.filter { $0.mark == "o" }.map(\.id).sorted()
+      head.latest =
+        catalogue.values.filter { $0.mark != "d" }
+        .max { ($0.start, $0.id) < ($1.start, $1.id) }?.id
+      try saveCatalogue(catalogue)
+    }
+    head.positions = positions
+    try saveHead(head)
+    self.head = head
+  }
+
+  /// Lists the workout of `stream` in the catalogue as `decoded` (its events and reverts)
+  /// folds it; a stream with an event that does not decode (`failures`) is quarantined
+  /// instead.
+  private func catalogueWorkout(
+    _ stream: String,
+    decoded: [FoldEvent],
+    failures: [String],
+    in catalogue: inout [String: WorkoutEntry],
+    head: inout Head
+  ) throws {
+    let id = FoldEvent.streamID(of: stream)
+    if let failure = failures.first {
+      head.quarantined[stream] = failure
+      catalogue[id] = nil
+      return
+    }
+    head.quarantined[stream] = nil
+    guard let workout = Replayer.fold(decoded).workouts[id] else {
+      catalogue[id] = nil
+      return
+    }
+    let mark: Character =
+      workout.deletedAt != nil ? "d" : workout.document.status.isResolved ? "c" : "o"
+    var activity = workout.document.start
+    for log in workout.document.logs {
+      for entry in log.setEntries ?? [] where entry.completedAt > activity {
+        activity = entry.completedAt
+      }
+    }
+    catalogue[id] = WorkoutEntry(
+      id: id,
+      start: workout.document.start.milliseconds,
+      activity: activity.milliseconds,
+      mark: mark
+    )
+  }
+
+  /// The reverts among `events`, decoded.
+  private static func reverts(in events: [StoredEvent], upcaster: Upcaster) -> [FoldEvent] {
+    events.filter { $0.type == JournalEvent.TypeName.eventsReverted }.flatMap { stored in
+      (try? Journal.decode(stored, upcaster: upcaster).get()) ?? []
+    }
+  }
+
+  /// The ids a stored revert names, as the fold reads them; none when it does not decode.
+  func namedIDs(_ revert: StoredEvent) -> [String] {
+    let decoded = (try? Journal.decode(revert, upcaster: upcaster).get()) ?? []
+    return decoded.flatMap { event -> [String] in
+      if case .eventsReverted(let reverted) = event.event { return reverted.eventIDs }
+      return []
+    }
+  }
+
+  /// Keeps the records of `reverts` by id (`reverts/<bucket>`), for the streams whose events
+  /// arrive after them.
+  private func storeReverts(_ reverts: [StoredEvent]) throws {
+    let byBucket = Dictionary(grouping: reverts) { Self.bucket(of: $0.id) }
+    for (bucket, records) in byBucket {
+      var held = try heldReverts(bucket)
+      for record in records where !held.contains(where: { $0.id == record.id }) {
+        held.append(record)
+      }
+      var body: [UInt8] = []
+      for record in held { body += try Self.encodeEvent(record) + [UInt8(ascii: "\n")] }
+      try write("reverts/" + bucket, body)
+    }
+  }
+
+  private func loadRevert(_ id: String) throws -> StoredEvent? {
+    try heldReverts(Self.bucket(of: id)).first { $0.id == id }
+  }
+
+  private func heldReverts(_ bucket: String) throws -> [StoredEvent] {
+    let relative = "reverts/" + bucket
+    guard let bytes = try files.read(relative) else { return [] }
+    guard let body = Self.checked(bytes) else {
+      throw Untrusted(reason: "'\(relative)' does not match its checksum")
+    }
+    return try body.split(separator: UInt8(ascii: "\n")).map { line in
+      guard let event = Self.decodeEvent(line) else {
+        throw Untrusted(reason: "'\(relative)' holds an unreadable event")
+      }
+      return event
+    }
+  }
+
+  /// Folds events this process just appended: moves the device's position when nothing
+  /// else was appended to it since the state's, else leaves them to the next catch-up.
+  func appended(_ events: [StoredEvent], device: String) {
+    guard let moved = store.lastAppend(device: device), let after = moved.after else { return }
+    do {
+      try locked {
+        // Another command may have moved the state on since this one opened it.
+        guard case .success(let current)? = loadHead(), current.positions[device] == moved.before
+        else { return }
+        head = current
+        var positions = head.positions
+        positions[device] = after
+        try ingest(events, positions: positions)
+      }
+    } catch {
+      // The next command reads everything again: the state is only a cache.
+      try? files.remove("head")
+    }
+  }
+
+  // MARK: - Reading a scope
+
+  /// The stored events of the streams `scope` needs, in merge order: every split's, every
+  /// revert, and the workouts it names.
+  ///
+  /// A file of the state found damaged on the way makes it start again from a full read.
+  func events(for scope: StateScope) throws -> [StoredEvent] {
+    do {
+      return try heldEvents(for: scope)
+    } catch let failure as Untrusted {
+      if readOnly { throw Unavailable(reason: failure.reason) }
+      try locked { try rebuild(because: failure.reason) }
+      return try heldEvents(for: scope)
+    }
+  }
+
+  private func heldEvents(for scope: StateScope) throws -> [StoredEvent] {
+    var streams = Set(head.splits)
+    if scope.openWorkouts { for id in head.open { streams.insert("workout:\(id)") } }
+    if scope.latestWorkout, let latest = head.latest { streams.insert("workout:\(latest)") }
+    if !scope.workouts.isEmpty || scope.day != nil {
+      let catalogue = try loadCatalogue()
+      for reference in scope.workouts {
+        let upper = reference.uppercased()
+        for id in catalogue.keys where id.hasPrefix(upper) { streams.insert("workout:\(id)") }
+      }
+      if let day = scope.day {
+        for id in Self.workouts(of: day, in: catalogue) { streams.insert("workout:\(id)") }
+      }
+    }
+    if let device = scope.recentActionsOf {
+      for recent in head.recent[device] ?? [] { streams.insert(recent.stream) }
+    }
+    // A revert is in the file of every stream it concerns: each is read once.
+    var events: [StoredEvent] = []
+    var seen: Set<String> = []
+    for stream in streams.sorted() {
+      for event in try streamEvents(stream) where seen.insert(event.id).inserted {
+        events.append(event)
+      }
+    }
+    events.sort { Self.mergeKey($0) < Self.mergeKey($1) }
+    return events
+  }
+
+  /// The workouts a day's snapshot can read (``TodayProjection``): the live ones started by
+  /// the horizon that started that day or were active since it began, every open one, and
+  /// the newest started before the day ended.
+  static func workouts(of day: StateScope.Day, in catalogue: [String: WorkoutEntry]) -> [String] {
+    let start = day.start.milliseconds
+    let end = day.end.milliseconds
+    let horizon = day.horizon.milliseconds
+    var found: [String] = []
+    var last: WorkoutEntry?
+    for entry in catalogue.values where entry.mark != "d" && entry.start <= horizon {
+      if entry.mark == "o" || entry.activity >= start && entry.start < end {
+        found.append(entry.id)
+      }
+      if entry.start < end, last.map({ ($0.start, $0.id) < (entry.start, entry.id) }) ?? true {
+        last = entry
+      }
+    }
+    if let last { found.append(last.id) }
+    return found
+  }
+
+  /// The merge key below which `device`'s events are not all in ``events(for:)``'s
+  /// `recentActionsOf` scope: nil when every event of the device is.
+  func recentHorizon(of device: String) -> FoldEvent.MergeKey? {
+    guard let list = head.recent[device], list.count >= Self.recentLimit else { return nil }
+    return list.last?.last
+  }
+
+  // MARK: - Files
+
+  private func loadHead() -> Result<Head, Untrusted>? {
+    guard let bytes = try? files.read("head") else { return nil }
+    guard let body = Self.checked(bytes) else {
+      return .failure(Untrusted(reason: "its head does not match its checksum"))
+    }
+    guard let head = try? JSONDecoder().decode(Head.self, from: Data(body)) else {
+      return .failure(Untrusted(reason: "its head is unreadable"))
+    }
+    guard head.format == Self.format else {
+      return .failure(Untrusted(reason: "it has another layout"))
+    }
+    guard head.fold == FoldVersion.key else {
+      return .failure(Untrusted(reason: "it was saved by a build whose fold differs"))
+    }
+    return .success(head)
+  }
+
+  private func saveHead(_ head: Head) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    try write("head", Array(try encoder.encode(head)))
+  }
+
+  /// Writes `body` followed by a line with its checksum.
+  private func write(_ relative: String, _ body: [UInt8]) throws {
+    try Self.write(files, relative, body)
+  }
+
+  static func write(_ files: DocumentTreeWriter, _ relative: String, _ body: [UInt8]) throws {
+    var bytes = body
+    if bytes.last != UInt8(ascii: "\n"), !bytes.isEmpty { bytes.append(UInt8(ascii: "\n")) }
+    bytes += Array("checksum \(XXH64.hex(bytes))\n".utf8)
+    try files.writeAtomically(relative, bytes, durable: false)
+  }
+
+  /// The body of a file written by ``write(_:_:)``, nil when its checksum does not match.
+  static func checked(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
+    guard bytes.last == UInt8(ascii: "\n") else { return nil }
+    let withoutNewline = bytes.dropLast()
+    guard
+      let start = withoutNewline.lastIndex(of: UInt8(ascii: "\n")).map({ $0 + 1 }) ?? 0
+        as Int?
+    else { return nil }
+    let line = String(decoding: bytes[start..<withoutNewline.endIndex], as: UTF8.self)
+    let body = Array(bytes[..<start])
+    guard line == "checksum \(XXH64.hex(body))" else { return nil }
+    return bytes[..<start]
+  }
+
+  /// The events held for `stream`, in merge order; none when it has no file.
+  private func streamEvents(_ stream: String) throws -> [StoredEvent] {
+    let relative = Self.streamPath(stream)
+    guard let bytes = try files.read(relative) else { return [] }
+    guard let body = Self.checked(bytes) else {
+      throw Untrusted(reason: "'\(relative)' does not match its checksum")
+    }
+    var events: [StoredEvent] = []
+    for line in body.split(separator: UInt8(ascii: "\n")) {
+      guard let event = Self.decodeEvent(line),
+        event.stream == stream || event.type == JournalEvent.TypeName.eventsReverted
+      else {
+        throw Untrusted(reason: "'\(relative)' holds an unreadable event")
+      }
+      events.append(event)
+    }
+    return events
+  }
+
+  private func writeStream(_ stream: String, _ events: [StoredEvent]) throws {
+    var body: [UInt8] = []
+    for event in events {
+      body += try Self.encodeEvent(event)
+      body.append(UInt8(ascii: "\n"))
+    }
+    try write(Self.streamPath(stream), body)
+  }
+
+  /// A map from ids to lists of strings kept in bucket files (`<folder>/<bucket>`, one
+  /// `id<TAB>value<TAB>value…` line an id): buckets are read when first asked and written
+  /// by ``save()`` when changed.
+  struct BucketedMap {
+    let files: DocumentTreeWriter
+    let folder: String
+    private var buckets: [String: [String: [String]]] = [:]
+    private var changed: Set<String> = []
+
+    init(files: DocumentTreeWriter, folder: String) {
+      self.files = files
+      self.folder = folder
+    }
+
+    mutating func values(of id: String) throws -> [String] {
+      try bucket(of: id)[id] ?? []
+    }
+
+    mutating func set(_ id: String, _ values: [String]) throws {
+      let name = SavedState.bucket(of: id)
+      _ = try bucket(of: id)
+      buckets[name, default: [:]][id] = values
+      changed.insert(name)
+    }
+
+    /// Adds `value` to the values of `id` unless it is there.
+    mutating func add(_ id: String, _ value: String) throws {
+      var values = try values(of: id)
+      guard !values.contains(value) else { return }
+      values.append(value)
+      try set(id, values)
+    }
+
+    private mutating func bucket(of id: String) throws -> [String: [String]] {
+      let name = SavedState.bucket(of: id)
+      if let loaded = buckets[name] { return loaded }
+      let relative = folder + "/" + name
+      var entries: [String: [String]] = [:]
+      if let bytes = try files.read(relative) {
+        guard let body = SavedState.checked(bytes) else {
+          throw Untrusted(reason: "'\(relative)' does not match its checksum")
+        }
+        for line in body.split(separator: UInt8(ascii: "\n")) {
+          let parts = line.split(
+            separator: UInt8(ascii: "\t"),
+            omittingEmptySubsequences: false
+          ).map { String(decoding: $0, as: UTF8.self) }
+          guard let id = parts.first, !id.isEmpty else {
+            throw Untrusted(reason: "'\(relative)' is unreadable")
+          }
+          entries[id] = parts.dropFirst().filter { !$0.isEmpty }
+        }
+      }
+      buckets[name] = entries
+      return entries
+    }
+
+    /// Writes the buckets that changed.
+    func save() throws {
+      for name in changed.sorted() {
+        let entries = buckets[name] ?? [:]
+        let body = entries.sorted { $0.key < $1.key }.map { id, values in
+          ([id] + values).joined(separator: "\t") + "\n"
+        }.joined()
+        try SavedState.write(files, folder + "/" + name, Array(body.utf8))
+      }
+    }
+  }
+
+  func loadCatalogue() throws -> [String: WorkoutEntry] {
+    guard let bytes = try files.read("catalogue") else { return [:] }
+    guard let body = Self.checked(bytes) else {
+      throw Untrusted(reason: "its catalogue does not match its checksum")
+    }
+    var entries: [String: WorkoutEntry] = [:]
+    for line in body.split(separator: UInt8(ascii: "\n")) {
+      let parts = line.split(separator: UInt8(ascii: "\t"))
+      guard parts.count == 4, let start = Int64(String(decoding: parts[1], as: UTF8.self)),
+        let activity = Int64(String(decoding: parts[2], as: UTF8.self)),
+        let mark = String(decoding: parts[3], as: UTF8.self).first, "ocd".contains(mark)
+      else { throw Untrusted(reason: "its catalogue is unreadable") }
+      let id = String(decoding: parts[0], as: UTF8.self)
+      entries[id] = WorkoutEntry(id: id, start: start, activity: activity, mark: mark)
+    }
+    return entries
+  }
+
+  private func saveCatalogue(_ entries: [String: WorkoutEntry]) throws {
+    let body = entries.values.sorted { $0.id < $1.id }.map { entry in
+      "\(entry.id)\t\(entry.start)\t\(entry.activity)\t\(entry.mark)\n"
+    }.joined()
+    try write("catalogue", Array(body.utf8))
+  }
+
+  // MARK: - Encoding
+
+  static func mergeKey(_ event: StoredEvent) -> FoldEvent.MergeKey {
+    FoldEvent.MergeKey(
+      milliseconds: event.milliseconds,
+      counter: event.counter,
+      device: event.device,
+      sequence: event.sequence
+    )
+  }
+
+  private static func isUndo(_ event: StoredEvent) -> Bool {
+    event.type == JournalEvent.TypeName.eventsReverted
+      && event.payload["reason"]?.stringValue == RevertReason.undo
+  }
+
+  /// Whether `stream` can be written in a file name and the id index: no tab, no newline.
+  static func isStorable(_ stream: String) -> Bool {
+    !stream.utf8.contains { $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") }
+  }
+
+  /// The file of `stream`: `streams/workout-<id>`, `streams/split-<id>`, `streams/history`
+  /// for the usual names, and the name's bytes in hex for any other.
+  static func streamPath(_ stream: String) -> String {
+    let plain = stream.utf8.allSatisfy { byte in
+      (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+        || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || byte == UInt8(ascii: ":")
+    }
+    if plain, !stream.isEmpty, stream.count <= 100 {
+      return "streams/" + stream.replacingOccurrences(of: ":", with: "-")
+    }
+    return "streams/x-" + stream.utf8.map { String(format: "%02x", $0) }.joined()
+  }
+
+  /// The id index bucket of `id`: its first four characters, about three days of ULIDs.
+  static func bucket(of id: String) -> String {
+    let prefix = id.utf8.prefix(4)
+    let plain =
+      prefix.count == 4
+      && prefix.allSatisfy { byte in
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+          || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+      }
+    return plain ? String(decoding: prefix, as: UTF8.self) : "other"
+  }
+
+  static func encodeEvent(_ event: StoredEvent) throws -> [UInt8] {
+    let value: JSONValue = .object([
+      "id": .string(event.id),
+      "device": .string(event.device),
+      "sequence": .int(Int64(bitPattern: event.sequence)),
+      "ms": .int(event.milliseconds),
+      "lc": .int(Int64(event.counter)),
+      "stream": .string(event.stream),
+      "type": .string(event.type),
+      "version": .int(Int64(event.version)),
+      "payload": event.payload,
+      "location": .string(event.location),
+    ])
+    return try value.serialized()
+  }
+
+  static func decodeEvent(_ line: ArraySlice<UInt8>) -> StoredEvent? {
+    guard let value = try? JSONValue.parse(line),
+      let id = value["id"]?.stringValue, let device = value["device"]?.stringValue,
+      let sequence = value["sequence"]?.intValue, let ms = value["ms"]?.intValue,
+      let counter = value["lc"]?.intValue, let stream = value["stream"]?.stringValue,
+      let type = value["type"]?.stringValue, let version = value["version"]?.intValue,
+      let payload = value["payload"], let location = value["location"]?.stringValue,
+      let lc = UInt32(exactly: counter), let storedVersion = Int(exactly: version)
+    else { return nil }
+    return StoredEvent(
+      id: id,
+      device: device,
+      sequence: UInt64(bitPattern: sequence),
+      milliseconds: ms,
+      counter: lc,
+      stream: stream,
+      type: type,
+      version: storedVersion,
+      payload: payload,
+      location: location
+    )
+  }
+}
+
+/// What a command needs folded: the streams it reads or writes.
+///
+/// A journal opened with a scope (``Journal/open(store:scope:newID:)``) reads the events of
+/// those streams from the saved state beside the journal, not the whole history. Every scope
+/// holds every split and every revert; ``all`` holds every stream.
+///
+/// ```swift
+/// // Record a set on the watch: only the open workouts are read.
+/// let journal = try Journal.open(store: store, scope: .workout(nil), newID: ids.next)
+/// try journal.execute(.completeSet(workout: nil, exercise: nil, SetActuals(reps: 8)),
+///                     device: "watch", now: Date())
+/// ```
+public struct StateScope: Sendable, Hashable {
+  /// Every stream: the whole history.
+  public var everything = false
+  /// The workouts in progress.
+  public var openWorkouts = false
+  /// The latest live workout.
+  public var latestWorkout = false
+  /// Workouts named by id or id prefix.
+  public var workouts: [String] = []
+  /// The streams a device acted on last, for `undo`.
+  public var recentActionsOf: String?
+  /// The workouts a day's snapshot reads.
+  public var day: Day?
+
+  /// A local day, and the moment after which workouts are not counted.
+  ///
+  /// ``TodayProjection/scope(at:timeZone:)`` makes one.
+  public struct Day: Sendable, Hashable {
+    public var start: Date
+    public var end: Date
+    public var horizon: Date
+
+    /// A day from `start` to `end`, counting workouts started by `horizon`.
+    public init(start: Date, end: Date, horizon: Date) {
+      self.start = start
+      self.end = end
+      self.horizon = horizon
+    }
+  }
+
+  /// A scope of the given streams.
+  public init(
+    everything: Bool = false,
+    openWorkouts: Bool = false,
+    latestWorkout: Bool = false,
+    workouts: [String] = [],
+    recentActionsOf: String? = nil,
+    day: Day? = nil
+  ) {
+    self.everything = everything
+    self.openWorkouts = openWorkouts
+    self.latestWorkout = latestWorkout
+    self.workouts = workouts
+    self.recentActionsOf = recentActionsOf
+    self.day = day
+  }
+
+  /// The whole history.
+  public static let all = StateScope(everything: true)
+
+  /// What a command about one workout needs: the workout `reference` names, else the open
+  /// ones, else the latest (corrections after the fact).
+  public static func workout(_ reference: String?) -> StateScope {
+    StateScope(openWorkouts: true, latestWorkout: true, workouts: reference.map { [$0] } ?? [])
+  }
+
+  /// What a command that edits splits or starts a workout needs: the splits (every scope
+  /// holds them) and the open workouts.
+  public static let splits = StateScope(openWorkouts: true)
+}

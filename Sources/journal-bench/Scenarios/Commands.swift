@@ -1,0 +1,118 @@
+import Foundation
+import JournalCore
+import JournalProjections
+
+// B10–B12: fresh `journal` processes of everyday commands on a copy of the generated
+// journal, each against the process floor (`journal help`) measured in the same rounds, and
+// the peak resident set of each. The first command after the saved state is removed (the
+// cold start, a full read) is reported too.
+
+extension Bench {
+  func commandScenarios(size: Int) throws {
+    let binary = executableDirectory.appendingPathComponent("journal")
+    guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+      report.log("B10–B12: skipped: no '\(binary.path)'; build the 'journal' product too")
+      return
+    }
+    let generated = try journal(size: size)
+    let url = scratch.appendingPathComponent("commands-\(size)")
+    try? FileManager.default.removeItem(at: url)
+    try FileManager.default.copyItem(at: generated.url, to: url)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let state = url.appendingPathComponent(SavedState.folder)
+    let arguments = { (command: [String]) in
+      command == ["help"] ? command : command + ["--journal", url.path]
+    }
+    let run = { (command: [String]) in try Self.runProcess(binary, arguments(command)) }
+    // The peak resident set of `command` in kilobytes, started from a small go-between
+    // (`journal-bench --peak-rss`; see main.swift).
+    let peak = { (command: [String]) -> Int in
+      let printed = try Self.runProcess(
+        URL(fileURLWithPath: CommandLine.arguments[0]),
+        ["--peak-rss", binary.path] + arguments(command)
+      )
+      guard let last = printed.split(separator: "\n").last, last.hasPrefix("peak-rss "),
+        let kilobytes = Int(last.dropFirst(9))
+      else { throw BenchError("the go-between printed '\(printed.suffix(200))'") }
+      return kilobytes
+    }
+
+    // The cold start: no saved state, so the first command reads everything and saves it.
+    try? FileManager.default.removeItem(at: state)
+    let coldStart = Date()
+    let cold = try run(["status", "--json"])
+    let coldSeconds = Date().timeIntervalSince(coldStart)
+    try? FileManager.default.removeItem(at: state)
+    var peaks: [String: Int] = ["status (cold start)": try peak(["status"])]
+    guard
+      let latest = try JSONSerialization.jsonObject(with: Data(cold.utf8)) as? [String: Any],
+      let split = latest["splitID"] as? String,
+      let logs = latest["logs"] as? [[String: Any]],
+      let exercise = logs.first?["exerciseName"] as? String,
+      let workout = latest["id"] as? String
+    else { throw BenchError("B10: the latest workout names no split or exercise") }
+    _ = try run(["start", split, "--device", "bench", "--time-zone", "UTC"])
+
+    let commands: [(name: String, runs: [[String]])] = [
+      ("help", [["help"]]),
+      ("done + undo", [["done", "--device", "bench"], ["undo", "--device", "bench"]]),
+      ("status", [["status"]]),
+      ("today", [["today"]]),
+      ("history", [["history", workout]]),
+      ("records --exercise (whole history)", [["records", "--exercise", exercise]]),
+    ]
+    let samples = try measure(
+      size: size,
+      commands.map { entry in { try time { for command in entry.runs { _ = try run(command) } } } }
+    )
+    for (name, runs) in commands {
+      for command in runs { peaks[name] = max(peaks[name] ?? 0, try peak(command)) }
+    }
+    let floor = samples[0]
+    for (index, (name, runs)) in commands.enumerated().dropFirst() {
+      let budget: Budget
+      switch (name, size >= Self.largeSize) {
+      case ("done + undo", true): budget = .atMost(3)  // per process, as the floor is
+      case ("status", true), ("today", true), ("history", true): budget = .atMost(3)
+      default: budget = .none
+      }
+      report.add(
+        Result(
+          scenario: name == "done + undo" ? "B10" : "B11",
+          name: "command.\(name.split(separator: " ").first ?? "")",
+          size: size,
+          subject: "journal " + runs.map { $0.first ?? "" }.joined(separator: " + "),
+          baseline: "journal help\(runs.count > 1 ? " ×\(runs.count)" : "")",
+          ratios: Samples(
+            values: zip(samples[index].values, floor.values).map {
+              $0 / ($1 * Double(runs.count))
+            }
+          ),
+          subjectSeconds: samples[index],
+          baselineSeconds: floor,
+          budget: budget,
+          notes: ["peak \(peaks[name].map { "\($0 / 1024) MB" } ?? "?")"]
+        )
+      )
+    }
+    for (name, kilobytes) in peaks.sorted(by: { $0.key < $1.key }) {
+      let megabytes = Double(kilobytes) / 1024
+      let whole = name.contains("whole history") || name.contains("cold")
+      report.add(
+        Result(
+          scenario: "B12",
+          name: "memory.\(name.split(separator: " ").first ?? "")",
+          size: size,
+          subject: "peak RSS, journal \(name)",
+          baseline: "–",
+          ratios: Samples(values: [megabytes]),
+          subjectSeconds: Samples(values: [megabytes]),
+          baselineSeconds: Samples(values: [1]),
+          budget: size >= Self.largeSize && !whole ? .atMost(40) : .none,
+          unit: " MB",
+          notes: name.contains("cold") ? ["cold start \(formatSeconds(coldSeconds))"] : []
+        )
+      )
+    }
+  }
+}

@@ -1,0 +1,376 @@
+import Foundation
+import JournalCore
+import JournalTestSupport
+import Testing
+
+@testable import JournalProjections
+
+/// The saved state against a full replay: whatever part of the history the state holds and
+/// whatever it has not seen yet, a command opened on it sees what a full replay sees.
+@Suite struct SavedStateTests {
+  /// A journal in a temporary folder, with one id source for every journal opened on it.
+  final class Fixture {
+    let url: URL
+    let ids = SequentialIDs()
+    var random: SplitMix64
+
+    init(seed: UInt64) throws {
+      url = try makeTemporaryDirectory("saved-state").appendingPathComponent("journal")
+      _ = try EventLog.create(at: url)
+      random = SplitMix64(seed: seed)
+    }
+
+    func store() throws -> FileEventStore {
+      try FileEventStore(url: url, options: DeviceWriter.Options(durability: .none))
+    }
+
+    /// The whole history, replayed.
+    func full() throws -> Journal { try Journal(store: try store(), newID: ids.make) }
+
+    /// The journal as a command with `scope` opens it.
+    func scoped(_ scope: StateScope) throws -> Journal {
+      try Journal.open(store: try store(), scope: scope, newID: ids.make)
+    }
+
+    var stateFolder: URL { url.appendingPathComponent(SavedState.folder) }
+
+    /// What a full replay does with `body` on a copy of the journal, which is then removed.
+    func onACopy<T>(_ body: (Journal) throws -> T) throws -> T {
+      let copy = url.deletingLastPathComponent().appendingPathComponent("copy")
+      try? FileManager.default.removeItem(at: copy)
+      try FileManager.default.copyItem(at: url, to: copy)
+      defer { try? FileManager.default.removeItem(at: copy) }
+      let store = try FileEventStore(url: copy, options: DeviceWriter.Options(durability: .none))
+      return try body(try Journal(store: store, newID: SequentialIDs(prefix: "01K").make))
+    }
+  }
+
+  /// What an appended action did, without its ids: each event's type, and its stream when
+  /// the stream was there before.
+  static func shape(_ events: [FoldEvent], known: Set<String>) -> [String] {
+    events.map { "\($0.event.typeName) \(known.contains($0.stream) ? $0.stream : "new")" }
+  }
+
+  /// What a scope's fold must agree on with the full fold: every split, and every workout
+  /// the scope holds, rendered as documents at the fold's `now`.
+  static func expectAgrees(
+    _ scoped: Journal,
+    _ full: Journal,
+    _ scope: StateScope,
+    _ context: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let part = scoped.state()
+    let whole = full.state()
+    #expect(part.now == whole.now, "now: \(context)", sourceLocation: sourceLocation)
+    #expect(part.splits == whole.splits, "splits: \(context)", sourceLocation: sourceLocation)
+    let now = whole.now ?? Date(timeIntervalSince1970: 0)
+    for (id, workout) in part.workouts {
+      #expect(
+        workout.renderedDocument(now: now) == whole.workouts[id]?.renderedDocument(now: now),
+        "workout \(id): \(context)",
+        sourceLocation: sourceLocation
+      )
+      #expect(workout.deletedAt == whole.workouts[id]?.deletedAt, sourceLocation: sourceLocation)
+    }
+    if scope.openWorkouts {
+      #expect(
+        part.openWorkouts.map(\.document.id) == whole.openWorkouts.map(\.document.id),
+        "open workouts: \(context)",
+        sourceLocation: sourceLocation
+      )
+    }
+    if scope.latestWorkout {
+      #expect(
+        part.latestLiveWorkout?.document.id == whole.latestLiveWorkout?.document.id,
+        "latest workout: \(context)",
+        sourceLocation: sourceLocation
+      )
+    }
+  }
+
+  /// A command a lifter might give next, for a device.
+  static func command(_ random: inout SplitMix64, split: String) -> JournalCommand {
+    let actuals = SetActuals(
+      reps: Int(random.next() % 8) + 1,
+      weight: Double(random.next() % 20) * 2.5
+    )
+    switch random.next() % 13 {
+    case 0, 1, 9: return .startWorkout(split: split, timeZone: "UTC")
+    case 2, 3, 4: return .completeSet(workout: nil, exercise: nil, actuals)
+    case 5: return .adjustSet(workout: nil, exercise: nil, set: nil, actuals)
+    case 6: return .addSet(workout: nil, exercise: nil)
+    case 7: return .skipLog(workout: nil, exercise: nil)
+    case 8: return .resetLog(workout: nil, exercise: nil)
+    case 10: return .endWorkout(workout: nil)
+    case 11: return .completeLog(workout: nil, exercise: nil)
+    default:
+      var update = SplitUpdated()
+      update.restSeconds = .set(Int(random.next() % 120) + 30)
+      return .updateSplit(split: split, update)
+    }
+  }
+
+  @Test(arguments: 1...8 as ClosedRange<UInt64>)
+  func aScopedCommandSeesWhatAFullReplaySees(seed: UInt64) throws {
+    let fixture = try Fixture(seed: seed)
+    let split = try #require(
+      try fixture.full().execute(
+        .createSplit(
+          SplitSettings(name: "Push", color: "red", systemImage: "dumbbell"),
+          exercises: [
+            ExercisePlan(name: "Bench", sets: 3, reps: 5, weight: 60, loadType: .weight),
+            ExercisePlan(name: "Dips", sets: 2, reps: 8, weight: 0, loadType: .none),
+          ]
+        ),
+        device: "phone",
+        now: Date()
+      ).first?.streamID
+    )
+    let devices = ["phone", "watch"]
+    for step in 0..<100 {
+      let device = devices[Int(fixture.random.next() % 2)]
+      let choice = fixture.random.next() % 20
+      let context = "seed \(seed), step \(step), choice \(choice)"
+      switch choice {
+      case 0:
+        // Events the saved state has not seen: another device's files delivered by a sync.
+        _ = try? fixture.full().execute(
+          Self.command(&fixture.random, split: split),
+          device: "laptop",
+          now: Date()
+        )
+      case 1:
+        try? FileManager.default.removeItem(at: fixture.stateFolder)
+      case 2:
+        try Self.damageAFile(in: fixture.stateFolder, random: &fixture.random)
+      case 3, 4, 5, 6, 7:
+        // The undo a full replay would make, on a copy.
+        let expected = try fixture.onACopy { try? $0.undo(device: device, now: Date()).eventIDs }
+        let scope = StateScope(recentActionsOf: device)
+        let journal = try fixture.scoped(scope)
+        let undone: [String]?
+        do {
+          undone = try journal.undo(device: device, now: Date()).eventIDs
+        } catch is ScopeTooNarrow {
+          undone = try? fixture.full().undo(device: device, now: Date()).eventIDs
+        } catch is CommandError {
+          undone = nil
+        }
+        #expect(undone == expected, "undo: \(context)")
+      case 8:
+        _ = try? fixture.full().redo(device: device, now: Date())
+      default:
+        let command = Self.command(&fixture.random, split: split)
+        let known = Set(try fixture.full().history.map(\.stream))
+        let expected = try fixture.onACopy {
+          (try? $0.execute(command, device: device, now: Date())).map {
+            Self.shape($0, known: known)
+          }
+        }
+        let scope = StateScope.workout(nil)
+        var refusal = ""
+        let done: [FoldEvent]?
+        do {
+          done = try fixture.scoped(scope).execute(command, device: device, now: Date())
+        } catch {
+          refusal = "\(error)"
+          done = nil
+        }
+        #expect(
+          done.map { Self.shape($0, known: known) } == expected,
+          "\(command): \(context) \(refusal)"
+        )
+      }
+      let scopes = [
+        StateScope(openWorkouts: true),
+        StateScope(latestWorkout: true),
+        StateScope(recentActionsOf: device),
+      ]
+      let scope = scopes[Int(fixture.random.next() % UInt64(scopes.count))]
+      try Self.expectAgrees(fixture.scoped(scope), fixture.full(), scope, context)
+      // Today's snapshot, read from the workouts the state names for the day.
+      let zone = try #require(TimeZone(identifier: ["UTC", "Pacific/Auckland"][step % 2]))
+      let moment = Date(timeIntervalSinceNow: Double(fixture.random.next() % 3) * -86_400)
+      #expect(
+        TodayProjection.snapshot(
+          of: try fixture.scoped(TodayProjection.scope(at: moment, timeZone: zone)).state(),
+          at: moment,
+          timeZone: zone
+        ) == TodayProjection.snapshot(of: try fixture.full().state(), at: moment, timeZone: zone),
+        "today: \(context)"
+      )
+    }
+    // Every workout, named one by one, folds as in the full replay.
+    let full = try fixture.full()
+    for id in full.state().workouts.keys.sorted() {
+      let scope = StateScope(workouts: [id])
+      try Self.expectAgrees(fixture.scoped(scope), full, scope, "seed \(seed), workout \(id)")
+    }
+  }
+
+  /// A sync service delivering each device's files late and in any order: reverts arrive
+  /// before the events they name, and a device's events land before the state's end.
+  @Test(arguments: 1...6 as ClosedRange<UInt64>)
+  func lateDeliveriesFoldAsAFullReplay(seed: UInt64) throws {
+    let source = try Fixture(seed: seed)
+    let target = try Fixture(seed: seed)
+    let split = try #require(
+      try source.full().execute(
+        .createSplit(
+          SplitSettings(name: "Legs", color: "blue", systemImage: "figure"),
+          exercises: [ExercisePlan(name: "Squat", sets: 3, reps: 5, weight: 80, loadType: .weight)]
+        ),
+        device: "phone",
+        now: Date()
+      ).first?.streamID
+    )
+    let devices = ["phone", "watch", "laptop"]
+    for step in 0..<80 {
+      let device = devices[Int(source.random.next() % 3)]
+      let journal = try source.full()
+      switch source.random.next() % 10 {
+      case 0, 1: _ = try? journal.undo(device: device, now: Date())
+      case 2: _ = try? journal.redo(device: device, now: Date())
+      case 3:
+        // Back past a random event, naming events of every device.
+        if let point = journal.history.dropLast(1).randomElement(using: &source.random) {
+          _ = try? journal.rewind(to: .event(point.id), device: device, now: Date())
+        }
+      default:
+        _ = try? journal.execute(
+          Self.command(&source.random, split: split),
+          device: device,
+          now: Date()
+        )
+      }
+      // The sync service brings one device's files over, as they are now.
+      if source.random.next() % 3 == 0 {
+        let delivered = devices[Int(source.random.next() % 3)]
+        let from = source.url.appendingPathComponent("devices/\(delivered)")
+        let to = target.url.appendingPathComponent("devices/\(delivered)")
+        if FileManager.default.fileExists(atPath: from.path) {
+          try? FileManager.default.removeItem(at: to)
+          try FileManager.default.copyItem(at: from, to: to)
+        }
+        let scopes = [StateScope.workout(nil), StateScope(recentActionsOf: device)]
+        let scope = scopes[Int(source.random.next() % 2)]
+        try Self.expectAgrees(
+          target.scoped(scope),
+          target.full(),
+          scope,
+          "seed \(seed), step \(step), delivered \(delivered)"
+        )
+      }
+    }
+    for delivered in devices {
+      let from = source.url.appendingPathComponent("devices/\(delivered)")
+      let to = target.url.appendingPathComponent("devices/\(delivered)")
+      guard FileManager.default.fileExists(atPath: from.path) else { continue }
+      try? FileManager.default.removeItem(at: to)
+      try FileManager.default.copyItem(at: from, to: to)
+    }
+    let full = try target.full()
+    for id in full.state().workouts.keys.sorted() {
+      let scope = StateScope(workouts: [id])
+      try Self.expectAgrees(target.scoped(scope), full, scope, "seed \(seed), workout \(id)")
+    }
+  }
+
+  /// Cuts or flips one byte of one file of the state.
+  static func damageAFile(in folder: URL, random: inout SplitMix64) throws {
+    guard
+      let files = FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String]
+    else { return }
+    let candidates = files.filter { !$0.hasSuffix("lock") }.sorted().filter {
+      var isFolder: ObjCBool = false
+      let exists = FileManager.default.fileExists(
+        atPath: folder.appendingPathComponent($0).path,
+        isDirectory: &isFolder
+      )
+      return exists && !isFolder.boolValue
+    }
+    guard !candidates.isEmpty else { return }
+    let file = folder.appendingPathComponent(
+      candidates[Int(random.next() % UInt64(candidates.count))]
+    )
+    var bytes = try [UInt8](Data(contentsOf: file))
+    guard !bytes.isEmpty else { return }
+    let at = Int(random.next() % UInt64(bytes.count))
+    if random.next() % 2 == 0 {
+      bytes.removeSubrange(at...)
+    } else {
+      bytes[at] ^= UInt8(1 << (random.next() % 8))
+    }
+    try Data(bytes).write(to: file)
+  }
+
+  /// Commands bring the state up to date without reading everything again, undo of the
+  /// latest action included (it cancels the event that set the fold's `now`).
+  @Test func commandsAndUndoKeepTheStateWithoutAFullRead() throws {
+    let fixture = try Fixture(seed: 7)
+    let split = try #require(
+      try fixture.scoped(.splits).execute(
+        .createSplit(
+          SplitSettings(name: "Arms", color: "green", systemImage: "figure"),
+          exercises: [ExercisePlan(name: "Curl", sets: 3, reps: 10, weight: 20, loadType: .weight)]
+        ),
+        device: "phone",
+        now: Date()
+      ).first?.streamID
+    )
+    try fixture.scoped(.splits).execute(
+      .startWorkout(split: split, timeZone: "UTC"),
+      device: "phone",
+      now: Date()
+    )
+    for _ in 0..<3 {
+      try fixture.scoped(.workout(nil)).execute(
+        .completeSet(workout: nil, exercise: nil, SetActuals(reps: 10, weight: 20)),
+        device: "watch",
+        now: Date()
+      )
+      try fixture.scoped(StateScope(recentActionsOf: "watch")).undo(device: "watch", now: Date())
+      let opened = try SavedState.open(journal: fixture.url, store: try fixture.store())
+      #expect(opened.rebuiltBecause == nil, "\(opened.rebuiltBecause ?? "")")
+      let scope = StateScope.workout(nil)
+      try Self.expectAgrees(fixture.scoped(scope), fixture.full(), scope, "after an undo")
+    }
+  }
+
+  @Test func everyDamagedByteOfAStateIsDetected() throws {
+    let fixture = try Fixture(seed: 99)
+    let journal = try fixture.full()
+    let split = try #require(
+      try journal.execute(
+        .createSplit(
+          SplitSettings(name: "Legs", color: "blue", systemImage: "figure"),
+          exercises: [ExercisePlan(name: "Squat", sets: 2, reps: 5, weight: 80, loadType: .weight)]
+        ),
+        device: "phone",
+        now: Date()
+      ).first?.streamID
+    )
+    try journal.execute(.startWorkout(split: split, timeZone: "UTC"), device: "phone", now: Date())
+    try journal.execute(
+      .completeSet(workout: nil, exercise: nil, SetActuals(reps: 5, weight: 80)),
+      device: "phone",
+      now: Date()
+    )
+    let scope = StateScope(openWorkouts: true, latestWorkout: true)
+    _ = try fixture.scoped(scope)
+    let head = fixture.stateFolder.appendingPathComponent("head")
+    let original = try [UInt8](Data(contentsOf: head))
+    let full = try fixture.full()
+    for at in stride(from: 0, to: original.count, by: 5) {
+      for damage in 0..<2 {
+        var bytes = original
+        if damage == 0 { bytes.removeSubrange(at...) } else { bytes[at] ^= 0x01 }
+        try Data(bytes).write(to: head)
+        let opened = try SavedState.open(journal: fixture.url, store: try fixture.store())
+        #expect(opened.rebuiltBecause != nil, "byte \(at), damage \(damage) not detected")
+        try Self.expectAgrees(fixture.scoped(scope), full, scope, "byte \(at)")
+      }
+    }
+  }
+}
