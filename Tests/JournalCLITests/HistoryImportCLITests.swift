@@ -18,6 +18,41 @@ import Testing
     try BinaryTests().run(arguments, journal: journal)
   }
 
+  /// Runs the binary with `WORKOUT_UNIT` set, as a lifter who labels weights does.
+  func run(_ arguments: [String], journal: URL, unit: String) throws -> (status: Int32, out: String)
+  {
+    let process = Process()
+    process.executableURL = try journalBinary()
+    process.arguments = arguments
+    process.environment = [
+      "WORKOUT_JOURNAL": journal.path, "WORKOUT_DEVICE": "phone", "NO_COLOR": "1",
+      "WORKOUT_UNIT": unit,
+    ]
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+
+  @Test func workoutUnitIsTheUnitStored() throws {
+    let (journal, folder) = try freshJournal()
+    let hevy = folder.appendingPathComponent("hevy.csv")
+    try write(
+      "title,start_time,end_time,description,exercise_title,superset_id,exercise_notes,"
+        + "set_index,set_type,weight_lbs,reps,distance_miles,duration_seconds,rpe\n"
+        + "\"Arms\",\"9 Mar 2026, 18:00\",\"9 Mar 2026, 18:40\",,\"Curl\",,,0,\"normal\",45,10,,,\n",
+      to: hevy
+    )
+    let result = try run(["import", hevy.path, "--time-zone", "UTC"], journal: journal, unit: "kg")
+    #expect(result.status == 0)
+    #expect(result.out.contains("weights stored in kg ($WORKOUT_UNIT kg), converted from lb"))
+    let audit = try run(["audit", "--json"], journal: journal, unit: "kg")
+    #expect(audit.out.contains("20.41"))
+  }
+
   func freshJournal() throws -> (journal: URL, folder: URL) {
     let folder = try makeTemporaryDirectory("history-import")
     let journal = folder.appendingPathComponent("Journal")

@@ -14,7 +14,11 @@ enum HistoryImportCommand {
       value: "strong|hevy",
       help: "The export's format (default: by its header)"
     ),
-    OptionSpec("unit", value: "kg|lb", help: "The unit to store weights in (converts the file's)"),
+    OptionSpec(
+      "unit",
+      value: "kg|lb",
+      help: "Store weights in this unit, converting the file's (default $WORKOUT_UNIT)"
+    ),
     OptionSpec("splits", help: "Also create a split per workout name (exercises last performed)"),
   ]
 
@@ -59,12 +63,20 @@ enum HistoryImportCommand {
       }
       format = found
     }
+    // The unit to store in: `--unit`, else `$WORKOUT_UNIT`, the unit the lifter labels the
+    // journal's weights with (a later import in another unit is converted to it).
     var unit: WeightUnit?
-    if let name = invocation.string("unit") {
+    var unitSource = "--unit"
+    var unitName = invocation.string("unit")
+    if unitName == nil, let variable = invocation.environment["WORKOUT_UNIT"], !variable.isEmpty {
+      unitName = variable
+      unitSource = "$WORKOUT_UNIT"
+    }
+    if let name = unitName {
       switch name.lowercased() {
       case "kg": unit = .kg
       case "lb", "lbs": unit = .lb
-      default: throw UsageError("unknown unit '\(name)': use 'kg' or 'lb'")
+      default: throw UsageError("unknown unit '\(name)' in \(unitSource): use 'kg' or 'lb'")
       }
     }
     var zone = TimeZone.current
@@ -83,7 +95,7 @@ enum HistoryImportCommand {
     } catch {
       throw CommandError("cannot read '\(url.path)'", hint: "check the path and its permissions")
     }
-    let importer = HistoryImporter(
+    var importer = HistoryImporter(
       device: session.device,
       timeZone: zone,
       format: format,
@@ -91,6 +103,7 @@ enum HistoryImportCommand {
       createsSplits: invocation.arguments.flag("splits"),
       dryRun: invocation.arguments.flag("dry-run")
     )
+    importer.unitSource = unitSource
     let report: HistoryImportReport
     do {
       report = try importer.importFile(

@@ -76,6 +76,8 @@ public struct HistoryImporter: Sendable {
   public var format: HistorySource?
   /// The unit to store weights in (`--unit`); nil: the journal's, else the file's.
   public var unit: WeightUnit?
+  /// Where ``unit`` came from, for the report (`--unit`, `$WORKOUT_UNIT`).
+  public var unitSource = "--unit"
   /// Whether to create a split per workout name (`--splits`).
   public var createsSplits: Bool
   /// Plan and report only.
@@ -119,7 +121,7 @@ public struct HistoryImporter: Sendable {
     let reason: String
     if let unit {
       stored = unit
-      reason = "--unit \(unit.rawValue)"
+      reason = "\(unitSource) \(unit.rawValue)"
     } else if let journalUnit = previous.unit {
       if let fileUnit, fileUnit != journalUnit {
         throw HistoryImportError(
