@@ -34,6 +34,7 @@ mkdir -p "$build" "$work/$target/corpus"
 
 flags=(
   -sanitize=fuzzer,address -parse-as-library -enable-testing -O -g -swift-version 6
+  -package-name workout_journal
   -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility
   -j "${FUZZ_JOBS:-2}"
 )
