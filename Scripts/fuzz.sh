@@ -4,7 +4,7 @@
 #   Scripts/fuzz.sh TARGET [SECONDS] [extra libFuzzer flags…]
 #
 # TARGET is a folder of Fuzz/: RecordDecoder, PayloadDecoder, DocumentImporter, CommandLine,
-# CheckpointReader, ManifestReader, JournalMerge; Fuzz/Support/ is compiled with each of them.
+# CheckpointReader, ManifestReader, JournalMerge, HistoryImport; Fuzz/Support/ is compiled with each of them.
 # The library targets are compiled straight from Sources/ with `-sanitize=fuzzer,address`
 # (SwiftPM's own build does not link a fuzzer main), as static libraries with testing enabled
 # so an entry point may `@testable import` them. The corpus lives in $FUZZ_WORK/TARGET/corpus
@@ -34,6 +34,7 @@ mkdir -p "$build" "$work/$target/corpus"
 
 flags=(
   -sanitize=fuzzer,address -parse-as-library -enable-testing -O -g -swift-version 6
+  -package-name workout_journal
   -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility
   -j "${FUZZ_JOBS:-2}"
 )
@@ -186,7 +187,42 @@ if [[ "$target" == JournalMerge ]] && [[ ! -f "$seeds/journals-done" ]]; then
   done
   touch "$seeds/journals-done"
 fi
+# Exports for the history import: the sample journal's `journal export`, and one file of each
+# layout the tests read (Strong's three, translated headers, Hevy in kg and lb).
+if [[ "$target" == HistoryImport ]] && [[ ! -f "$seeds/exports-done" ]]; then
+  rm -rf "$seeds/exports"
+  mkdir -p "$seeds/exports"
+  journal="$root/Journal"
+  [[ -d "$journal/devices" ]] || journal="$seeds/generated"
+  cli="${JOURNAL_BIN:-$work/cli-build/debug/journal}"
+  [[ -x "$cli" ]] || (cd "$root" && swift build --product journal --scratch-path "$work/cli-build" >&2)
+  "$cli" export --journal "$journal" | head -n 120 >"$seeds/exports/sample.csv"
+  printf '%s\r\n%s\r\n%s' \
+    'Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE' \
+    '2026-03-02 18:40:00,Push,1h 5m,Bench Press,W,40,10.0,0,0,"a ""quoted""\nnote",,' \
+    '2026-03-02 18:40:00,Push,1h 5m,Bench Press,Rest Timer,0,0,0,90,,,' >"$seeds/exports/strong-12.csv"
+  printf '%s\n%s\n' \
+    'Date;Workout Name;Exercise Name;Set Order;Weight;Weight Unit;Reps;RPE;Distance;Distance Unit;Seconds;Notes;Workout Notes;Workout Duration' \
+    '2019-01-11 12:31:54;"Leg";"Deadlift (Barbell)";0;225;lbs;5;;2,5;km;0;"";"";54m' >"$seeds/exports/strong-units.csv"
+  printf '\xef\xbb\xbf%s\n%s\n' \
+    '"Workout #";"Date";"Workout Name";"Duration (sec)";"Exercise Name";"Set Order";"Weight (kg)";"Reps";"RPE";"Distance (meters)";"Seconds";"Notes";"Workout Notes"' \
+    '"1";"2026-04-08 4:50:00 PM";"Pull";"3120";"Row";"F";"37.49999999999999";"6";"9";"";"";"";""' >"$seeds/exports/strong-current.csv"
+  printf '%s\n%s\n' \
+    'Datum;Trainingsname;Dauer;Übungsname;Satzreihenfolge;Gewicht;Wiederholungen;Distanz;Sekunden;Notizen;Trainingsnotizen;RPE' \
+    '2026-01-05 09:00:00;Beine;45m;Kniebeuge;1;100;5;0;0;;;' >"$seeds/exports/strong-de.csv"
+  for unit in kg lbs; do
+    distance=km
+    [[ "$unit" == kg ]] || distance=miles
+    printf '%s\n%s\n%s' \
+      "title,start_time,end_time,description,exercise_title,superset_id,exercise_notes,set_index,set_type,weight_$unit,reps,distance_$distance,duration_seconds,rpe" \
+      '"Upper","8 Apr 2026, 16:50","8 Apr 2026, 17:55","one\ntwo","Bench Press (Barbell)",0,"",0,"warmup",40,10,,,' \
+      '"Upper","8 Apr 2026, 16:50","8 Apr 2026, 17:55","one\ntwo","Row",0,"",0,"dropset",60,8,,,8.5' \
+      >"$seeds/exports/hevy-$unit.csv"
+  done
+  touch "$seeds/exports-done"
+fi
 case "$target" in
+HistoryImport) cp -n "$seeds/exports/"* "$corpus/" 2>/dev/null || true ;;
 JournalMerge) cp -n "$seeds/journals/"* "$corpus/" 2>/dev/null || true ;;
 RecordDecoder | PayloadDecoder) cp -n "$seeds/lines/"* "$corpus/" 2>/dev/null || true ;;
 DocumentImporter) cp -n "$seeds/documents/"* "$corpus/" 2>/dev/null || true ;;

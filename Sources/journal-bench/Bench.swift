@@ -52,6 +52,7 @@ final class Bench {
     )
     if wants("B1") || wants("B2") { try appendScenarios() }
     if wants("B9") { try alternativesScenario() }
+    if wants("B14") { try historyImportScenario() }
     for size in options.sizes {
       if wants("B3") || wants("B7") { try replayScenarios(size: size) }
       if wants("B4") { try encodingScenarios(size: size) }

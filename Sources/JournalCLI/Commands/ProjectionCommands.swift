@@ -108,22 +108,25 @@ enum ProjectionCommands {
 
   static let importContainer = Command(
     ["import"],
-    abstract: "Turn an app container (Splits/, Workouts/, Stubs/) into events",
-    arguments: "DIR",
+    abstract: "Turn an app container, or a Strong or Hevy export, into events",
+    arguments: "DIR|FILE",
     discussion: """
-      Documents at any schema version are upgraded first. Importing the same
-      container again appends nothing; an invalid document, or one newer than
-      this build knows, is reported with its path and skipped whole.
-      """,
+      A DIR (Splits/, Workouts/, Stubs/): documents at any schema version are
+      upgraded first. Importing the same container again appends nothing; an
+      invalid document, or one newer than this build knows, is reported with its
+      path and skipped whole.
+      """ + "\n\n" + HistoryImportCommand.discussion,
     options: [
       OptionSpec("dry-run", help: "Report what would be imported, append nothing"),
       OptionSpec(
         "time-zone",
         value: "TZ",
-        help: "Prefer this zone for workouts it keeps in their month"
+        help: "A DIR: prefer this zone for its workouts; a FILE: read its dates in it"
       ),
-    ]
+    ] + HistoryImportCommand.options
   ) { invocation in
+    if HistoryImportCommand.handles(invocation) { return try HistoryImportCommand.run(invocation) }
+    try HistoryImportCommand.expectNoExportOptions(invocation)
     let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 1)
     let folder = invocation.resolve(try invocation.positional(0, "container folder"))

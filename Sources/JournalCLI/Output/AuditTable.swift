@@ -74,6 +74,9 @@ enum AuditTable {
   ///
   /// `recorded`, `adjusted from 4 × 100 (watch, 2026-03-02 18:45)`, `filled from plan`…
   static func provenance(_ row: AuditRow, dates: inout ZonedDates) -> String {
+    if let origin = row.origin, row.provenance == .recorded {
+      return imported(origin)
+    }
     switch row.provenance {
     case .recorded: return "recorded"
     case .adjusted:
@@ -87,6 +90,14 @@ enum AuditTable {
     case .reverted: return "reverted by \(row.revertedBy ?? "?")"
     case .unattributed: return "unattributed"
     }
+  }
+
+  /// `imported from Strong (strong.csv line 12, warm-up), no set time`.
+  static func imported(_ origin: AuditRow.Origin) -> String {
+    var details = "\(origin.file) line \(origin.set.line)"
+    if origin.set.kind != .normal { details += ", \(origin.set.kind.displayName)" }
+    if let rpe = origin.set.rpe { details += ", RPE \(WeightUnit.number(rpe))" }
+    return "imported from \(origin.source.displayName) (\(details)), no set time"
   }
 
   // MARK: - CSV
@@ -169,6 +180,7 @@ enum AuditTable {
       object["recordedAs"] = row.recordedAs?.rawValue
       object["original"] = row.original.map(values)
       object["revertedBy"] = row.revertedBy
+      if let origin = row.origin { object["imported"] = importedJSON(origin) }
       if !row.adjustments.isEmpty {
         object["adjustments"] = row.adjustments.map { a -> [String: Any] in
           [
@@ -186,6 +198,24 @@ enum AuditTable {
         "exercises": audit.exerciseTotals.map(totals),
       ],
     ]
+  }
+
+  /// An imported set's origin: where it came from and what the file said beyond its values.
+  static func importedJSON(_ origin: AuditRow.Origin) -> [String: Any] {
+    let set = origin.set
+    var object: [String: Any] = [
+      "source": origin.source.rawValue, "file": origin.file, "line": set.line,
+      "kind": set.kind.rawValue, "order": set.order, "setTime": false,
+    ]
+    object["rpe"] = set.rpe
+    object["distance"] = set.distance
+    object["distanceUnit"] = set.distanceUnit
+    object["seconds"] = set.seconds
+    object["fileWeight"] = set.fileWeight
+    object["notes"] = set.notes
+    object["restSeconds"] = set.restSeconds
+    object["superset"] = set.superset
+    return object
   }
 
   static func values(_ v: SetValues) -> [String: Any] {

@@ -157,6 +157,8 @@ extension JournalEvent {
       )
     case T.workoutDeleted:
       self = .workoutDeleted
+    case T.workoutImported:
+      self = .workoutImported(try WorkoutImported(p))
     default:
       throw PayloadError(type: type, message: "unknown event type")
     }
@@ -287,6 +289,8 @@ extension JournalEvent {
       w.set("healthKitWorkoutUUID", m.healthKitWorkoutUUID)
       w.set("source", m.source.rawValue)
       w.set("totalVolume", m.totalVolume)
+    case .workoutImported(let imported):
+      imported.write(to: &w)
     case .eventsReverted(let reverted):
       w.set("events", reverted.eventIDs)
       w.set("reason", reverted.reason)

@@ -37,6 +37,8 @@ public enum JournalEvent: Sendable, Hashable {
   case workoutEnded
   indirect case metricsRecorded(MetricsRecorded)
   case workoutDeleted
+  /// Where a workout imported from another tracker came from (``WorkoutImported``).
+  indirect case workoutImported(WorkoutImported)
 
   case eventsReverted(EventsReverted)
 }
@@ -69,6 +71,7 @@ extension JournalEvent {
     public static let workoutEnded = "workout.ended"
     public static let metricsRecorded = "metrics.recorded"
     public static let workoutDeleted = "workout.deleted"
+    public static let workoutImported = "workout.imported"
     public static let eventsReverted = "events.reverted"
   }
 
@@ -97,6 +100,7 @@ extension JournalEvent {
     TypeName.workoutEnded: 1,
     TypeName.metricsRecorded: 1,
     TypeName.workoutDeleted: 1,
+    TypeName.workoutImported: 1,
     TypeName.eventsReverted: 1,
   ]
 
@@ -126,6 +130,7 @@ extension JournalEvent {
     case .workoutEnded: TypeName.workoutEnded
     case .metricsRecorded: TypeName.metricsRecorded
     case .workoutDeleted: TypeName.workoutDeleted
+    case .workoutImported: TypeName.workoutImported
     case .eventsReverted: TypeName.eventsReverted
     }
   }
@@ -136,7 +141,7 @@ extension JournalEvent {
     case splits
     /// The workout of the event's stream, and no other.
     case workout
-    /// Nothing (a revert acts before the fold).
+    /// Nothing (a revert acts before the fold; an import's provenance is read beside it).
     case nothing
   }
 
@@ -154,7 +159,7 @@ extension JournalEvent {
       .setAdjusted, .setAdded, .logCompleted, .logSkipped, .logReset, .workoutEnded,
       .metricsRecorded, .workoutDeleted:
       .workout
-    case .eventsReverted:
+    case .eventsReverted, .workoutImported:
       .nothing
     }
   }

@@ -35,17 +35,35 @@ public struct Audit: Sendable, Hashable {
   public init(state: JournalState, history: [FoldEvent], filter: AuditFilter = AuditFilter()) {
     // The adjustments, the only events a row looks up by id.
     var events: [EventID: FoldEvent] = [:]
+    // The imported sets, by the id of the event that recorded each.
+    var origins: [String: AuditRow.Origin] = [:]
     for e in history {
-      if case .setAdjusted = e.event { events[e.eventID] = e }
+      switch e.event {
+      case .setAdjusted: events[e.eventID] = e
+      case .workoutImported(let imported):
+        for set in imported.sets {
+          origins[set.setEventID] = AuditRow.Origin(
+            source: imported.source,
+            file: imported.file,
+            set: set
+          )
+        }
+      default: break
+      }
     }
     var rows: [AuditRow] = []
     for workout in state.liveWorkouts {
       for log in workout.document.logs {
-        rows += Self.rows(of: log, in: workout, events: events)
+        rows += Self.rows(of: log, in: workout, events: events, origins: origins)
       }
     }
     if filter.includeReverted {
       rows += Self.revertedRows(in: state, history: history)
+    }
+    if filter.includeReverted {
+      for index in rows.indices where rows[index].provenance == .reverted {
+        rows[index].origin = origins[rows[index].eventID]
+      }
     }
     rows = rows.filter(filter.admits)
     rows.sort(by: AuditRow.precedes)
@@ -64,7 +82,8 @@ public struct Audit: Sendable, Hashable {
   static func rows(
     of log: WorkoutLogDocument,
     in workout: WorkoutState,
-    events: [EventID: FoldEvent]
+    events: [EventID: FoldEvent],
+    origins: [String: AuditRow.Origin] = [:]
   ) -> [AuditRow] {
     let sources = workout.provenance[log.id] ?? []
     let planned = SetValues(planOf: log)
@@ -88,6 +107,7 @@ public struct Audit: Sendable, Hashable {
         provenance: .unattributed
       )
       if let source {
+        if !origins.isEmpty { row.origin = origins[source.eventID] }
         row.recordedAs = AuditRow.Provenance(source.kind)
         row.provenance = row.recordedAs ?? .unattributed
         if !source.adjustments.isEmpty {

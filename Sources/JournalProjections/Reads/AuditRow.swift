@@ -42,8 +42,18 @@ public struct AuditRow: Codable, Sendable, Hashable {
     public var values: SetValues
   }
 
+  /// Where an imported set came from: the tracker, the file and line, and what the file said
+  /// of the set beyond its values (``ImportedSet``).
+  public struct Origin: Codable, Sendable, Hashable {
+    public var source: HistorySource
+    public var file: String
+    public var set: ImportedSet
+  }
+
   /// When the set was done (its entry's `completedAt`; for a reverted set,
   /// when it was recorded).
+  ///
+  /// An imported set has no time of its own: it carries its workout's start (``origin``).
   public var date: Date
   /// The workout's time zone identifier: `date` reads in it.
   public var timeZone: String
@@ -72,6 +82,12 @@ public struct AuditRow: Codable, Sendable, Hashable {
   public var adjustments: [Adjustment] = []
   /// The revert that cancelled the set.
   public var revertedBy: String?
+  /// For a set imported from another tracker, where it came from; nil for a set recorded here.
+  public var origin: Origin?
+
+  /// Whether the set is a warm-up (an imported set marked so): records and e1RM leave it out;
+  /// volume counts it (docs/Import.md).
+  public var isWarmUp: Bool { origin?.set.kind == .warmUp }
 
   /// `actual − planned`, per field.
   public var deviation: SetValues { actual.deviation(from: planned) }

@@ -10,6 +10,9 @@ import Foundation
 /// them. A tie never takes a record from the set that set it first.
 ///
 /// Exercises are keyed by library name, else display name (``AuditRow/exerciseKey``).
+///
+/// A warm-up (``AuditRow/isWarmUp``) sets no record and is not counted in ``sets``; its volume
+/// counts toward its session's, as it counts toward every volume (docs/Import.md).
 public struct ExerciseRecords: Sendable, Hashable {
   /// One set that holds a record.
   public struct RecordSet: Sendable, Hashable {
@@ -77,7 +80,7 @@ public struct ExerciseRecords: Sendable, Hashable {
   init(exercise: String, rows: [AuditRow]) {
     self.exercise = exercise
     let rows = rows.sorted(by: AuditRow.precedes)
-    sets = rows.count
+    sets = rows.count { !$0.isWarmUp }
     var repsByWeight: [Double: RepsAtWeight] = [:]
     var sessions: [String: Session] = [:]
     var sessionOrder: [String] = []
@@ -85,6 +88,10 @@ public struct ExerciseRecords: Sendable, Hashable {
       let reps = row.actual.reps ?? 0
       let weight = row.actual.weight ?? 0
       guard reps >= 1 else { continue }
+      if row.isWarmUp {
+        Self.addToSession(row, sessions: &sessions, order: &sessionOrder)
+        continue
+      }
       func record(_ value: Double) -> RecordSet {
         RecordSet(
           value: value,
@@ -115,18 +122,7 @@ public struct ExerciseRecords: Sendable, Hashable {
           workoutID: row.workoutID
         )
       }
-      if sessions[row.workoutID] == nil {
-        sessionOrder.append(row.workoutID)
-        sessions[row.workoutID] = Session(
-          volume: 0,
-          sets: 0,
-          date: row.date,
-          timeZone: row.timeZone,
-          workoutID: row.workoutID
-        )
-      }
-      sessions[row.workoutID]?.volume += row.volume
-      sessions[row.workoutID]?.sets += 1
+      Self.addToSession(row, sessions: &sessions, order: &sessionOrder)
     }
     for id in sessionOrder {
       guard let session = sessions[id], session.volume > 0 else { continue }
@@ -138,5 +134,25 @@ public struct ExerciseRecords: Sendable, Hashable {
       curve.append(entry)
     }
     repsAtWeight = curve
+  }
+
+  /// Adds `row` to the session of its workout, the first of which is appended to `order`.
+  private static func addToSession(
+    _ row: AuditRow,
+    sessions: inout [String: Session],
+    order: inout [String]
+  ) {
+    if sessions[row.workoutID] == nil {
+      order.append(row.workoutID)
+      sessions[row.workoutID] = Session(
+        volume: 0,
+        sets: 0,
+        date: row.date,
+        timeZone: row.timeZone,
+        workoutID: row.workoutID
+      )
+    }
+    sessions[row.workoutID]?.volume += row.volume
+    sessions[row.workoutID]?.sets += 1
   }
 }

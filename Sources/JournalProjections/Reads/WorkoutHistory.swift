@@ -48,6 +48,8 @@ public enum WorkoutHistory {
     let stream = "workout:\(workoutID)"
     let cancelled = Replayer.cancelledEvents(in: events)
     var names: [String: String] = [:]
+    // The imported sets, by the id of the event that recorded each.
+    var sources: [String: (HistorySource, ImportedSet)] = [:]
     // Stored ids, as values: the fold asks about every event of the history.
     var included: Set<EventID> = []
     for e in events where e.stream == stream {
@@ -55,6 +57,8 @@ public enum WorkoutHistory {
       case .workoutStarted(let started):
         for plan in started.logs { names[plan.logID] = plan.plan.name }
       case .logAdded(let plan): names[plan.logID] = plan.plan.name
+      case .workoutImported(let imported):
+        for set in imported.sets { sources[set.setEventID] = (imported.source, set) }
       default: break
       }
       if let logID, let own = e.event.logID, own != logID { continue }
@@ -65,7 +69,8 @@ public enum WorkoutHistory {
       guard included.contains(e.eventID.stored) else { return }
       let anomalies = after.anomalies.dropFirst(before.anomalies.count).map(\.message)
       let workout = after.workouts[workoutID]
-      folded[e.eventID] = (summary(e, names: names, workout: workout), Array(anomalies))
+      let text = summary(e, names: names, workout: workout) + origin(e, sources)
+      folded[e.eventID] = (text, Array(anomalies))
     }
     var entries: [Entry] = []
     for e in events {
@@ -85,7 +90,7 @@ public enum WorkoutHistory {
           entry.summary = text
           entry.anomalies = anomalies
         } else {
-          entry.summary = summary(e, names: names, workout: nil)
+          entry.summary = summary(e, names: names, workout: nil) + origin(e, sources)
           entry.mark = .reverted
           entry.revertedBy = cancelled[e.storedID]
         }
@@ -103,6 +108,15 @@ public enum WorkoutHistory {
       entries.append(entry)
     }
     return entries
+  }
+
+  /// Where an imported set came from, after its summary: ` (from Strong, line 12, warm-up)`.
+  static func origin(_ e: FoldEvent, _ sources: [String: (HistorySource, ImportedSet)]) -> String {
+    guard !sources.isEmpty, case .setCompleted = e.event, let (source, set) = sources[e.id] else {
+      return ""
+    }
+    let kind = set.kind == .normal ? "" : ", \(set.kind.displayName)"
+    return " (from \(source.displayName), line \(set.line)\(kind))"
   }
 
   /// A sentence for people about `e`; `workout` is the state after it, when folded.
@@ -145,6 +159,10 @@ public enum WorkoutHistory {
     case .workoutEnded: return "ended the workout, keeping progress"
     case .metricsRecorded(let m): return "recorded metrics (\(m.source.rawValue))"
     case .workoutDeleted: return "deleted the workout"
+    case .workoutImported(let imported):
+      return "imported from \(imported.source.displayName): \(imported.file) lines "
+        + "\(imported.firstLine)–\(imported.lastLine), \(imported.sets.count) sets in "
+        + imported.unit.rawValue + " (no time of its own for each set)"
     case .eventsReverted(let revert): return "\(revert.reason) of \(revert.eventIDs.count) events"
     default: return e.event.typeName
     }

@@ -696,17 +696,18 @@ _journal() {
     'import')
       case "$prev" in
         --time-zone) :; return 0 ;;
+        --format) :; return 0 ;;
+        --unit) :; return 0 ;;
         --journal) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
         --device) :; return 0 ;;
         --at) :; return 0 ;;
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--dry-run --time-zone --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--dry-run --time-zone --format --unit --splits --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
-        0) COMPREPLY=($(compgen -d -- "$cur")) ;;
       esac
       ;;
     'verify')

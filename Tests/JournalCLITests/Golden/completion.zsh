@@ -114,7 +114,7 @@ _journal() {
         'chart:Progression of an exercise: top-set weight or e1RM, workout by workout'
         'export:Export every set as CSV (Strong'\''s columns) or the events as NDJSON'
         'rebuild:Write the app'\''s documents (Splits/, Workouts/, Stubs/) from the journal'
-        'import:Turn an app container (Splits/, Workouts/, Stubs/) into events'
+        'import:Turn an app container, or a Strong or Hevy export, into events'
         'verify:Check every record: checksums, hash chains, sequences, duplicates'
         'upgrade:Check that every stored event reads through the upgrade steps'
         'sample:Write the deterministic sample journal (five months, phone and watch)'
@@ -1183,6 +1183,8 @@ _journal() {
     ('import'))
       case $prev in
         (--time-zone)) :; return 0 ;;
+        (--format)) :; return 0 ;;
+        (--unit)) :; return 0 ;;
         (--journal)) _files -/; return 0 ;;
         (--device)) :; return 0 ;;
         (--at)) :; return 0 ;;
@@ -1192,7 +1194,10 @@ _journal() {
         local -a flags
         flags=(
           '--dry-run:Report what would be imported, append nothing'
-          '--time-zone:Prefer this zone for workouts it keeps in their month'
+          '--time-zone:A DIR: prefer this zone for its workouts; a FILE: read its dates in it'
+          '--format:The export'\''s format (default: by its header)'
+          '--unit:Store weights in this unit, converting the file'\''s (default $WORKOUT_UNIT)'
+          '--splits:Also create a split per workout name (exercises last performed)'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
           '--at:When the action happened (ISO 8601); back-dates it'
@@ -1204,7 +1209,6 @@ _journal() {
         return 0
       fi
       case $position in
-        (0) _files -/ ;;
       esac
       ;;
     ('verify'))
