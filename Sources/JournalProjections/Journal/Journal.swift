@@ -48,7 +48,7 @@ public final class Journal: @unchecked Sendable {
   private var digest: HistoryDigest?
   /// Where an undo must stop looking on a journal opened on part of its history.
   ///
-  /// For ``open(store:scope:newID:)``: the merge key at or below which the undoing device's events may lie outside `history`. An undo that
+  /// For ``open(store:scope:newID:readOnly:)``: the merge key at or below which the undoing device's events may lie outside `history`. An undo that
   /// reaches it throws ``ScopeTooNarrow``.
   var undoHorizon: FoldEvent.MergeKey?
   /// For a journal opened on part of its history: the fold's `now` over the whole history,

@@ -15,10 +15,10 @@ import Darwin
 /// others: the catalogue of workouts (start, open or closed, deleted), the open workouts, the
 /// latest one, and the streams each device acted on last. Opening it reads only what the
 /// devices appended after its positions (``catchUp()``); a command then loads the events of
-/// the streams it touches (``events(for:)``), every split's and every revert, and folds
-/// them. The fold of those streams equals the fold of the whole history restricted to them,
-/// because a workout's events change that workout alone and split events change splits
-/// alone (``JournalEvent/foldTarget``).
+/// the streams it touches and every split's (``events(for:)``), and folds them. Each stream's
+/// file also holds the reverts that concern its events, so the fold of those streams equals
+/// the fold of the whole history restricted to them: a workout's events change that workout
+/// alone and split events change splits alone (``JournalEvent/foldTarget``).
 ///
 /// It is a cache: deleting or damaging it changes how long a command takes, never what it
 /// answers. Every file carries a checksum; one that does not check, a state saved by a build
@@ -913,9 +913,10 @@ package final class SavedState: @unchecked Sendable {
 
 /// What a command needs folded: the streams it reads or writes.
 ///
-/// A journal opened with a scope (``Journal/open(store:scope:newID:)``) reads the events of
+/// A journal opened with a scope (``Journal/open(store:scope:newID:readOnly:)``) reads the events of
 /// those streams from the saved state beside the journal, not the whole history. Every scope
-/// holds every split and every revert; ``all`` holds every stream.
+/// holds every split, and each stream comes with the reverts that concern it; ``all`` holds
+/// every stream.
 ///
 /// ```swift
 /// // Record a set on the watch: only the open workouts are read.
