@@ -30,26 +30,13 @@ struct Checkpoint: Equatable {
   /// How many index buckets the workout streams are spread over.
   static let bucketCount: UInt32 = 256
 
-  /// Changes whenever the fold, the rendering, the event versions or this
-  /// file's layout change, so a checkpoint written by another build is ignored.
-  ///
-  /// Bump `foldRevision` in ``buildFingerprint`` with any change to the fold's
-  /// rules or to the documents' rendering.
-  static let buildFingerprint: String = {
-    let foldRevision = FoldVersion.current
-    let versions = JournalEvent.currentVersions.sorted { $0.key < $1.key }
-      .map { "\($0.key)=\($0.value)" }.joined(separator: ",")
-    let text = [
-      "checkpoint \(format)",
-      "fold \(foldRevision)",
-      "split \(SplitDocument.currentSchemaVersion)",
-      "workout \(WorkoutDocument.currentSchemaVersion)",
-      "stubGrace \(JournalState.stubGrace)",
-      "logGrace \(WorkoutDocument.deletedLogGrace)",
-      "events \(versions)",
-    ].joined(separator: "\n")
-    return SHA256Digest.hex(Array(text.utf8))
-  }()
+  /// Changes whenever the fold, the rendering, the event versions or this file's layout
+  /// change, so a checkpoint written by another build is ignored: the checkpoint's format and
+  /// ``FoldVersion/key``, the one key of what the fold depends on.
+  static let buildFingerprint = SHA256Digest.hex(
+    Array("checkpoint \(format)\n\(FoldVersion.key)".utf8)
+  )
+
 
   /// The checksum of a checkpoint file as the file that lists it writes it: XXH64, as
   /// 16 lowercase hex digits.
