@@ -37,7 +37,6 @@ struct Checkpoint: Equatable {
     Array("checkpoint \(format)\n\(FoldVersion.key)".utf8)
   )
 
-
   /// The checksum of a checkpoint file as the file that lists it writes it: XXH64, as
   /// 16 lowercase hex digits.
   static func digest(_ bytes: [UInt8]) -> String { XXH64.hex(bytes) }
