@@ -7,7 +7,6 @@ import JournalCore
 //
 //   format 2
 //   fold <FoldVersion.key>
-//   events <count>
 //   now <ms>                                    (absent: none)
 //   frontier <ms> <counter> <sequence> <device>
 //   latest <start ms> <workout id>
@@ -22,7 +21,7 @@ import JournalCore
 extension SavedState.Head {
   /// The head's lines.
   func encoded() -> [UInt8] {
-    var lines = ["format \(format)", "fold \(fold)", "events \(events)"]
+    var lines = ["format \(format)", "fold \(fold)"]
     if let now { lines.append("now \(now)") }
     if let frontier {
       lines.append(
@@ -75,9 +74,6 @@ extension SavedState.Head {
         guard let value = Int(rest) else { return nil }
         format = value
       case "fold": fold = String(rest)
-      case "events":
-        guard let value = Int(rest) else { return nil }
-        events = value
       case "now":
         guard let value = Int64(rest) else { return nil }
         now = value

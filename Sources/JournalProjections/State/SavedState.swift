@@ -62,8 +62,6 @@ package final class SavedState: @unchecked Sendable {
     var frontier: FoldEvent.MergeKey?
     /// The fold's `now` (milliseconds): the latest record time of an event in effect.
     var now: Int64?
-    /// Stored events held.
-    var events = 0
     /// The streams that are not a workout's nor the reverts': the splits', the splits'
     /// order, and any other a command must always see.
     var splits: [String] = []
@@ -310,7 +308,6 @@ package final class SavedState: @unchecked Sendable {
         added.append(event)
       }
       guard !added.isEmpty else { continue }
-      head.events += added.count { $0.stream == stream }
       held += added
       held.sort { Self.mergeKey($0) < Self.mergeKey($1) }
       try writeStream(stream, held)
@@ -324,7 +321,12 @@ package final class SavedState: @unchecked Sendable {
           failures.append("\(stored.location): \(failure.reason)")
         }
       }
-      let before = Replayer.cancelledEvents(in: Self.reverts(in: old, upcaster: upcaster))
+      // The reverts held before decide what counted before: the same decoded events, less
+      // the added ones.
+      let addedIDs = Set(added.map(\.id))
+      let before = Replayer.cancelledEvents(
+        in: decoded.filter { !addedIDs.contains($0.storedID) }
+      )
       let after = Replayer.cancelledEvents(in: decoded)
       for event in old where (before[event.id] == nil) != (after[event.id] == nil) {
         if after[event.id] == nil {
@@ -448,13 +450,6 @@ package final class SavedState: @unchecked Sendable {
       let latest = try loadCatalogue().values.filter { $0.mark != "d" }
         .max { ($0.start, $0.id) < ($1.start, $1.id) }
       (head.latest, head.latestStart) = (latest?.id, latest?.start)
-    }
-  }
-
-  /// The reverts among `events`, decoded.
-  private static func reverts(in events: [StoredEvent], upcaster: Upcaster) -> [FoldEvent] {
-    events.filter { $0.type == JournalEvent.TypeName.eventsReverted }.flatMap { stored in
-      (try? Journal.decode(stored, upcaster: upcaster).get()) ?? []
     }
   }
 

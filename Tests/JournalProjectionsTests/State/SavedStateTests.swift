@@ -350,7 +350,6 @@ import Testing
     func pick(_ count: UInt64) -> Int { Int(random.next() % count) }
     let streams = ["split:01J1", "splits", "workout:01J2", "history", "odd stream name", "x  y"]
     var head = SavedState.Head()
-    head.events = pick(1_000_000)
     head.now = random.next() % 2 == 0 ? nil : Int64(pick(1 << 40)) - (1 << 39)
     for device in ["phone", "watch", "a.b_c-d"].prefix(pick(4)) {
       let key = FoldEvent.MergeKey(
