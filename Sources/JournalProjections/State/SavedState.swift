@@ -28,13 +28,13 @@ package final class SavedState: @unchecked Sendable {
   /// The folder, inside the journal folder.
   package static let folder = ".journal-state"
   /// The layout's version.
-  static let format = 3
+  static let format = 4
   /// How many streams a device's latest actions are remembered in.
   static let recentLimit = 16
   /// How many of the most recently active workouts the head lists.
   static let activeLimit = 32
 
-  private let files: DocumentTreeWriter
+  let files: DocumentTreeWriter
   private let store: FileEventStore
   private let upcaster: Upcaster
   /// Whether this state may only be read (``open(journal:store:readOnly:)``).
@@ -194,7 +194,9 @@ package final class SavedState: @unchecked Sendable {
     if readOnly { throw Unavailable(reason: reason) }
     rebuiltBecause = reason
     tailNotices = []
-    for relative in ["head", "catalogue", "streams", "ids", "named", "reverts"] {
+    for relative in [
+      "head", "catalogue", "streams", "ids", "named", "reverts", "exercises", "splits",
+    ] {
       let path = files.absolute(relative)
       if FileManager.default.fileExists(atPath: path) {
         try FileManager.default.removeItem(atPath: path)
@@ -290,6 +292,9 @@ package final class SavedState: @unchecked Sendable {
     // The catalogue's entry of each touched workout: nil when it is not listed (never
     // started, its start undone, or quarantined).
     var listed: [String: WorkoutEntry?] = [:]
+    // Each touched workout's part of each exercise, and the year (UTC) it started.
+    var exercises: [String: [String: ExerciseIndex.Entry]] = [:]
+    var years: [String: Int] = [:]
     for stream in additions.keys.sorted() {
       let old = try streamEvents(stream)
       var held = old
@@ -340,12 +345,18 @@ package final class SavedState: @unchecked Sendable {
       }
       if stream.hasPrefix("workout:") {
         let id = FoldEvent.streamID(of: stream)
+        exercises[id] = [:]
         if let failure = failures.first {
           head.quarantined[stream] = failure
           listed[id] = .some(nil)
         } else {
           head.quarantined[stream] = nil
-          listed[id] = .some(Self.entry(of: id, decoded: decoded))
+          let state = Replayer.fold(decoded)
+          listed[id] = .some(Self.entry(of: id, in: state))
+          exercises[id] = ExerciseIndex.entries(in: state, history: decoded)
+          if let start = state.workouts[id]?.document.start {
+            years[id] = Self.utc.component(.year, from: start)
+          }
         }
       }
     }
@@ -386,15 +397,56 @@ package final class SavedState: @unchecked Sendable {
     }
 
     try updateCatalogue(listed, head: &head)
+    try ExerciseIndex.update(exercises, years: years, files: files)
+    if additions.keys.contains(where: { !$0.hasPrefix("workout:") }) {
+      try saveLiveSplits(head.splits)
+    }
     head.positions = positions
     try saveHead(head)
     self.head = head
   }
 
-  /// The catalogue's entry of workout `id`, from `decoded` (its stream's events and the
-  /// reverts that concern them); nil when the fold has no such workout.
-  static func entry(of id: String, decoded: [FoldEvent]) -> WorkoutEntry? {
-    guard let workout = Replayer.fold(decoded).workouts[id] else { return nil }
+  /// Writes the documents of the live splits, in their order, folded from `streams` (every
+  /// stream that is not a workout's): what reads that only name things need of the splits.
+  private func saveLiveSplits(_ streams: [String]) throws {
+    var events: [StoredEvent] = []
+    var seen: Set<String> = []
+    for stream in streams {
+      for event in try streamEvents(stream) where seen.insert(event.id).inserted {
+        events.append(event)
+      }
+    }
+    events.sort { Self.mergeKey($0) < Self.mergeKey($1) }
+    var decoded: [FoldEvent] = []
+    for stored in events { _ = Journal.decode(stored, upcaster: upcaster, into: &decoded) }
+    let documents = Replayer.fold(decoded).liveSplits.map(\.document)
+    try write("splits", Array(try DocumentCoder.encode(documents)))
+  }
+
+  /// The documents of the live splits, in their order.
+  func liveSplits() throws -> [SplitDocument] {
+    guard let bytes = try files.read("splits") else { return [] }
+    guard let body = Self.checked(bytes) else {
+      throw Untrusted(reason: "'splits' does not match its checksum")
+    }
+    do {
+      return try DocumentCoder.decode([SplitDocument].self, from: Data(body), file: "splits")
+    } catch {
+      throw Untrusted(reason: "'splits' is unreadable")
+    }
+  }
+
+  /// The calendar a workout's year is read in.
+  static let utc: Calendar = {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+    return calendar
+  }()
+
+  /// The catalogue's entry of workout `id`, from `state` (the fold of its stream's events
+  /// and the reverts that concern them); nil when the fold has no such workout.
+  static func entry(of id: String, in state: JournalState) -> WorkoutEntry? {
+    guard let workout = state.workouts[id] else { return nil }
     let mark: Character =
       workout.deletedAt != nil ? "d" : workout.document.status.isResolved ? "c" : "o"
     var activity = workout.document.start
@@ -515,10 +567,17 @@ package final class SavedState: @unchecked Sendable {
     }
   }
 
+  /// Makes the next command start again from a full read: a file of the state was found
+  /// damaged.
+  func distrust() {
+    guard !readOnly else { return }
+    try? locked { try files.remove("head") }
+  }
+
   // MARK: - Reading a scope
 
-  /// The stored events of the streams `scope` needs, in merge order: every split's, every
-  /// revert, and the workouts it names.
+  /// The stored events of the streams `scope` needs, in merge order: the splits' when it
+  /// asks for them, the workouts it names, and the reverts that concern those.
   ///
   /// A file of the state found damaged on the way makes it start again from a full read.
   func events(for scope: StateScope) throws -> [StoredEvent] {
@@ -532,12 +591,12 @@ package final class SavedState: @unchecked Sendable {
   }
 
   private func heldEvents(for scope: StateScope) throws -> [StoredEvent] {
-    var streams = Set(head.splits)
+    var streams = scope.splits ? Set(head.splits) : []
     if scope.openWorkouts { for id in head.open { streams.insert("workout:\(id)") } }
     if scope.latestWorkout, let latest = head.latest { streams.insert("workout:\(latest)") }
     // A whole id names its stream; a prefix is looked up in the catalogue.
     for reference in scope.workouts.map({ $0.uppercased() }) {
-      guard reference.utf8.count < 26 else {
+      guard !StateScope.isWholeID(reference) else {
         streams.insert("workout:\(reference)")
         continue
       }
@@ -909,9 +968,8 @@ package final class SavedState: @unchecked Sendable {
 /// What a command needs folded: the streams it reads or writes.
 ///
 /// A journal opened with a scope (``Journal/open(store:scope:newID:readOnly:)``) reads the events of
-/// those streams from the saved state beside the journal, not the whole history. Every scope
-/// holds every split, and each stream comes with the reverts that concern it; ``all`` holds
-/// every stream.
+/// those streams from the saved state beside the journal, not the whole history. Each stream
+/// comes with the reverts that concern it; ``all`` holds every stream.
 ///
 /// ```swift
 /// // Record a set on the watch: only the open workouts are read.
@@ -932,6 +990,10 @@ public struct StateScope: Sendable, Hashable {
   public var recentActionsOf: String?
   /// The workouts a day's snapshot reads.
   public var day: Day?
+  /// Every split, the splits' order and every other stream that is not a workout's: what
+  /// editing splits, starting a workout, finding things by name and naming the next split
+  /// need. A command about workouts it names by id leaves them out.
+  public var splits = true
 
   /// A local day, and the moment after which workouts are not counted.
   ///
@@ -956,7 +1018,8 @@ public struct StateScope: Sendable, Hashable {
     latestWorkout: Bool = false,
     workouts: [String] = [],
     recentActionsOf: String? = nil,
-    day: Day? = nil
+    day: Day? = nil,
+    splits: Bool = true
   ) {
     self.everything = everything
     self.openWorkouts = openWorkouts
@@ -964,6 +1027,7 @@ public struct StateScope: Sendable, Hashable {
     self.workouts = workouts
     self.recentActionsOf = recentActionsOf
     self.day = day
+    self.splits = splits
   }
 
   /// The whole history.
@@ -971,11 +1035,26 @@ public struct StateScope: Sendable, Hashable {
 
   /// What a command about one workout needs: the workout `reference` names, else the open
   /// ones, else the latest (corrections after the fact).
+  ///
+  /// The splits are held only when `reference` may name a workout by its split's name, that
+  /// is when it is not a whole id.
   public static func workout(_ reference: String?) -> StateScope {
-    StateScope(openWorkouts: true, latestWorkout: true, workouts: reference.map { [$0] } ?? [])
+    StateScope(
+      openWorkouts: true,
+      latestWorkout: true,
+      workouts: reference.map { [$0] } ?? [],
+      splits: reference.map { !isWholeID($0) } ?? false
+    )
   }
 
-  /// What a command that edits splits or starts a workout needs: the splits (every scope
-  /// holds them) and the open workouts.
+  /// Whether `reference` is spelt as a whole id (26 characters of the ids' alphabet), so
+  /// that it names a workout by id, or a name spelt like one.
+  public static func isWholeID(_ reference: String) -> Bool {
+    reference.utf8.count == 26
+      && reference.uppercased().utf8.allSatisfy { ULID.digitValue(of: $0) != nil }
+  }
+
+  /// What a command that edits splits or starts a workout needs: the splits and the open
+  /// workouts.
   public static let splits = StateScope(openWorkouts: true)
 }
