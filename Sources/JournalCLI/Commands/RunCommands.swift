@@ -151,9 +151,12 @@ enum RunLoop {
   /// Runs `flow` until it is left or standard input closes.
   ///
   /// - Parameters:
+  ///   - flow: the flow, left where the loop ends.
+  ///   - journal: where its actions go.
   ///   - clock: the time now; tests pass a virtual clock.
-  ///   - draw: draws the flow at a time.
+  ///   - draw: draws the flow at a time (and takes its bells).
   ///   - nextKey: waits up to the seconds given for a key (tests pass a script).
+  /// - Throws: errors of the store; a refused action is not thrown (the flow shows it).
   static func run(
     _ flow: inout RunFlow,
     journal: some RunJournal,

@@ -40,10 +40,16 @@ final class Terminal {
       _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
       _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
     }
+    var handled = sigset_t()
+    sigemptyset(&handled)
     for signal in TerminalState.fatalSignals {
       _ = Self.install(signal, terminalSignalHandler)
+      sigaddset(&handled, signal)
     }
     _ = Self.install(SIGWINCH, terminalResizeHandler)
+    sigaddset(&handled, SIGWINCH)
+    // A mask inherited from the parent would hold them back: Ctrl-C must reach the handler.
+    _ = sigprocmask(SIG_UNBLOCK, &handled, nil)
     atexit { TerminalState.restore() }
     var raw = original
     // Keys as typed, unechoed; the signal keys (Ctrl-C) still signal, and output is

@@ -26,7 +26,7 @@ _journal() {
     case "$word" in
       --journal) journal=(--journal "${COMP_WORDS[i+1]}"); skip=1 ;;
       --*=*) ;;
-      --device|--at|--unit|--color|--symbol|--activity|--rest|--target-hr|--name|--sets|--reps|--weight|--seconds|--load|--library|--machine|--position|--region|--time-zone|-r|-s|--workout|-w|--started|--set|-n|--notes|--kcal|--avg-hr|--max-hr|--min-hr|--zones|--source|--healthkit|--count|--to|--as-of|--exercise|--split|--since|--until|--format|--log|--field|--from|--metric|--svg|--out|-o|--seed) skip=1 ;;
+      --device|--at|--unit|--color|--symbol|--activity|--rest|--target-hr|--name|--sets|--reps|--weight|--seconds|--load|--library|--machine|--position|--region|--time-zone|-r|-s|--workout|-w|--started|--set|-n|--notes|--kcal|--avg-hr|--max-hr|--min-hr|--zones|--source|--healthkit|--finish-countdown|--lead-in|--count|--to|--as-of|--exercise|--split|--since|--until|--format|--log|--field|--from|--metric|--svg|--out|-o|--seed) skip=1 ;;
       -*) ;;
       *) args+=("$word") ;;
     esac
@@ -60,6 +60,7 @@ _journal() {
       'delete') command='delete'; position=1 ;;
       'plan') command='plan'; position=1 ;;
       'metrics') command='metrics'; position=1 ;;
+      'run') command='run'; position=1 ;;
       'undo') command='undo'; position=1 ;;
       'redo') command='redo'; position=1 ;;
       'rewind') command='rewind'; position=1 ;;
@@ -86,7 +87,7 @@ _journal() {
     if [[ "$cur" == -* ]]; then
       COMPREPLY=($(compgen -W '--help --version' -- "$cur"))
     elif (( ${#args[@]} == 0 )); then
-      COMPREPLY=($(compgen -W 'init split exercise catalog start done adjust more skip reset finish end delete plan metrics undo redo rewind status today audit history blame diff records chart export rebuild import verify upgrade sample help completion' -- "$cur"))
+      COMPREPLY=($(compgen -W 'init split exercise catalog start done adjust more skip reset finish end delete plan metrics run undo redo rewind status today audit history blame diff records chart export rebuild import verify upgrade sample help completion' -- "$cur"))
     elif [[ "${args[0]}" == 'split' && ${#args[@]} == 1 ]]; then
       COMPREPLY=($(compgen -W 'add starter edit remove move list' -- "$cur"))
     elif [[ "${args[0]}" == 'exercise' && ${#args[@]} == 1 ]]; then
@@ -498,6 +499,24 @@ _journal() {
         COMPREPLY=($(compgen -W '--kcal --avg-hr --max-hr --min-hr --zones --source --healthkit --workout --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
+      ;;
+    'run')
+      case "$prev" in
+        --rest) :; return 0 ;;
+        --finish-countdown) :; return 0 ;;
+        --lead-in) :; return 0 ;;
+        --time-zone) :; return 0 ;;
+        --journal) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
+        --device) :; return 0 ;;
+        --at) :; return 0 ;;
+        --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
+      esac
+      if [[ "$cur" == -* ]]; then
+        COMPREPLY=($(compgen -W '--rest --finish-countdown --lead-in --time-zone --journal --device --at --unit --json --help' -- "$cur"))
+        return 0
+      fi
+      case $position in
+      esac
       ;;
     'undo')
       case "$prev" in

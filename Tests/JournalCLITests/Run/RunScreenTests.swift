@@ -19,20 +19,26 @@ import Testing
     var frames: [[String]] = []
     var clock = f.now
     let runner = f.runner
-    try RunLoop.run(&f.flow, journal: runner, clock: { clock }) { flow, time in
-      frames.append(RunScreen.lines(flow, at: time, width: 80, height: 24, color: color))
-      _ = flow.takeBells()
-    } nextKey: { timeout in
-      guard let (delay, key) = script.first else { return .closed }
-      if delay <= timeout {
-        clock += delay
-        script.removeFirst()
-        return .key(key)
+    try RunLoop.run(
+      &f.flow,
+      journal: runner,
+      clock: { clock },
+      draw: { flow, time in
+        frames.append(RunScreen.lines(flow, at: time, width: 80, height: 24, color: color))
+        _ = flow.takeBells()
+      },
+      nextKey: { timeout in
+        guard let (delay, key) = script.first else { return .closed }
+        if delay <= timeout {
+          clock += delay
+          script.removeFirst()
+          return .key(key)
+        }
+        script[0].0 = delay - timeout
+        clock += timeout
+        return nil
       }
-      script[0].0 = delay - timeout
-      clock += timeout
-      return nil
-    }
+    )
     f.now = clock
     return frames
   }
