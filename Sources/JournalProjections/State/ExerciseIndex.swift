@@ -115,22 +115,18 @@ struct ExerciseIndex {
   ) throws {
     guard !changed.isEmpty else { return }
     var placed = SavedState.BucketedMap(files: files, folder: "exercises/of")
-    var buckets: [String: [String: [UInt8]]] = [:]
+    // Each bucket's lines by workout: the bytes, and the entry when it was just made.
+    var buckets: [String: [String: (bytes: [UInt8], entry: Entry?)]] = [:]
     var changedBuckets: Set<String> = []
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
-    func bucket(_ name: String) throws -> [String: [UInt8]] {
-      if let held = buckets[name] { return held }
-      let lines = try readLines("exercises/" + name, files: files)
-      var held: [String: [UInt8]] = [:]
-      for line in lines {
-        guard let tab = line.firstIndex(of: UInt8(ascii: "\t")) else {
-          throw SavedState.Untrusted(reason: "'exercises/\(name)' holds an unreadable line")
-        }
-        held[String(decoding: line[..<tab], as: UTF8.self)] = Array(line[(tab + 1)...])
+    func load(_ name: String) throws {
+      guard buckets[name] == nil else { return }
+      var held: [String: (bytes: [UInt8], entry: Entry?)] = [:]
+      for (workout, bytes) in try lines(of: "exercises/" + name, files: files) {
+        if let bytes { held[workout] = (bytes, nil) }
       }
       buckets[name] = held
-      return held
     }
     for (workout, entries) in changed.sorted(by: { $0.key < $1.key }) {
       let old = try placed.values(of: workout)
@@ -139,18 +135,16 @@ struct ExerciseIndex {
         guard let year = years[workout] else { continue }
         let name = "\(file(of: key))-\(year)"
         new.append(name)
-        var held = try bucket(name)
+        try load(name)
         let bytes = Array(try encoder.encode(entry))
-        if held[workout] != bytes {
-          held[workout] = bytes
-          buckets[name] = held
+        if buckets[name]?[workout]?.bytes != bytes {
+          buckets[name]?[workout] = (bytes, entry)
           changedBuckets.insert(name)
         }
       }
       for name in old where !new.contains(name) {
-        var held = try bucket(name)
-        held[workout] = nil
-        buckets[name] = held
+        try load(name)
+        buckets[name]?[workout] = nil
         changedBuckets.insert(name)
       }
       if old != new { try placed.set(workout, new) }
@@ -167,9 +161,9 @@ struct ExerciseIndex {
       var body: [UInt8] = []
       var parts: [Entry] = []
       for workout in held.keys.sorted() {
-        guard let bytes = held[workout] else { continue }
+        guard let (bytes, entry) = held[workout] else { continue }
         body += Array(workout.utf8) + [UInt8(ascii: "\t")] + bytes + [UInt8(ascii: "\n")]
-        parts.append(try decode(Entry.self, bytes, decoder, "exercises/\(name)"))
+        parts.append(try entry ?? decode(Entry.self, bytes, decoder, "exercises/\(name)"))
       }
       let dash = name.lastIndex(of: "-") ?? name.endIndex
       let keyFile = String(name[..<dash])
