@@ -28,7 +28,7 @@ package final class SavedState: @unchecked Sendable {
   /// The folder, inside the journal folder.
   package static let folder = ".journal-state"
   /// The layout's version.
-  static let format = 4
+  static let format = 5
   /// How many streams a device's latest actions are remembered in.
   static let recentLimit = 16
   /// How many of the most recently active workouts the head lists.
