@@ -60,8 +60,8 @@ import Testing
     guard let walker = FileManager.default.enumerator(atPath: root) else { return files }
     for case let path as String in walker {
       var isFolder: ObjCBool = false
-      FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isFolder)
-      if !isFolder.boolValue {
+      let exists = FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isFolder)
+      if exists, !isFolder.boolValue {
         files[path] = FileManager.default.contents(atPath: root + "/" + path)
       }
     }
