@@ -22,9 +22,8 @@ extension Journal {
   ) throws
     -> [ExerciseRecords]
   {
-    if let index = try exerciseIndex(upTo: point) {
-      let exercises = try trusting { try index.exercises(named: reference) }
-      return exercises.compactMap(\.records)
+    if let answer = try fromExerciseIndex(upTo: point, { try $0.exercises(named: reference) }) {
+      return answer.compactMap(\.records)
         .sorted { $0.exercise.lowercased() < $1.exercise.lowercased() }
     }
     let state = self.state(upTo: point)
@@ -56,17 +55,20 @@ extension Journal {
   ) throws
     -> Progression
   {
-    if let index = try exerciseIndex(upTo: point) {
-      let (name, exercises) = try trusting { try index.resolve(reference) }
+    let fromIndex = try fromExerciseIndex(upTo: point) { index -> Progression in
+      let (name, exercises) = try index.resolve(reference)
       guard exercises.count <= 1, exercises.allSatisfy({ $0.match(name).every }) else {
         throw ScopeTooNarrow()
       }
       guard let exercise = exercises.first, exercise.rows > 0 else {
         throw Self.noSets(of: name)
       }
-      let points = try trusting { try index.points(of: exercise.exercise) }
-      return Progression(exercise: exercise.exercise, points: points)
+      return Progression(
+        exercise: exercise.exercise,
+        points: try index.points(of: exercise.exercise)
+      )
     }
+    if let fromIndex { return fromIndex }
     let state = self.state(upTo: point)
     let name = try state.exerciseName(reference)
     let audit = Audit(
@@ -78,34 +80,30 @@ extension Journal {
     return audit.progression(of: name, in: state)
   }
 
-  /// Runs `body`; a file of the index found damaged makes the saved state start again from
-  /// a full read at the next command, and this one read the whole history.
-  private func trusting<T>(_ body: () throws -> T) throws -> T {
-    do {
-      return try body()
-    } catch is SavedState.Untrusted {
-      (store as? ScopedEventStore)?.state.distrust()
-      throw ScopeTooNarrow()
-    }
-  }
-
   private static func noSets(of name: String) -> CommandError {
     CommandError("no sets of exercise '\(name)'", hint: "name it as in 'journal records'")
   }
 
-  /// The saved state's exercise index when this journal reads from one: nil for a journal
-  /// of its whole history.
-  private func exerciseIndex(upTo point: Replayer.Point?) throws -> ExerciseIndex.Reader? {
+  /// What `read` answers from the saved state's exercise index when this journal reads
+  /// from one; nil for a journal of its whole history.
+  ///
+  /// A file of the index found damaged makes the saved state start again from a full read
+  /// at the next command, and this one read the whole history (``ScopeTooNarrow``).
+  private func fromExerciseIndex<T>(
+    upTo point: Replayer.Point?,
+    _ read: (ExerciseIndex.Reader) throws -> T
+  ) throws -> T? {
     guard let scoped = store as? ScopedEventStore else { return nil }
     guard point == nil else { throw ScopeTooNarrow() }
     do {
-      try scoped.state.refreshExercises()
+      return try scoped.state.readingExercises { files in
+        try read(ExerciseIndex.Reader(files: files, state: scoped.state))
+      }
     } catch is SavedState.Untrusted {
       scoped.state.distrust()
       throw ScopeTooNarrow()
     } catch is SavedState.Unavailable {
       throw ScopeTooNarrow()
     }
-    return ExerciseIndex.Reader(files: scoped.state.files, state: scoped.state)
   }
 }

@@ -112,7 +112,7 @@ struct ExerciseIndex {
   static func update(
     _ changed: [String: [String: Entry]],
     years: [String: Int],
-    files: DocumentTreeWriter
+    files: any StateFiles
   ) throws {
     guard !changed.isEmpty else { return }
     var placed = SavedState.BucketedMap(files: files, folder: "exercises/of")
@@ -211,7 +211,7 @@ struct ExerciseIndex {
   // MARK: - Reading it
 
   /// The summary of every exercise over every year, by key, sorted by key.
-  static func exercises(files: DocumentTreeWriter) throws -> [Summary] {
+  static func exercises(files: any StateFiles) throws -> [Summary] {
     let decoder = JSONDecoder()
     return try lines(of: "exercises/all", files: files).values.compactMap { $0 }
       .map { try decode(Summary.self, $0, decoder, "exercises/all") }
@@ -220,7 +220,7 @@ struct ExerciseIndex {
 
   /// The index as the reads of records and charts use it.
   struct Reader {
-    let files: DocumentTreeWriter
+    let files: any StateFiles
     /// The saved state, whose live splits' exercises are known by name too.
     let state: SavedState
 
@@ -291,7 +291,7 @@ struct ExerciseIndex {
 
   /// The points of a `.points` file (``encoded(_:)``), read field by field: a chart reads
   /// thousands of them.
-  static func points(_ relative: String, files: DocumentTreeWriter) throws -> [Progression.Point] {
+  static func points(_ relative: String, files: any StateFiles) throws -> [Progression.Point] {
     guard let bytes = try files.read(relative) else { return [] }
     guard let body = SavedState.checked(bytes) else {
       throw SavedState.Untrusted(reason: "'\(relative)' does not match its checksum")
@@ -341,7 +341,7 @@ struct ExerciseIndex {
   /// The lines of a file of the index, without its checksum line; none when it is missing.
   private static func readLines(
     _ relative: String,
-    files: DocumentTreeWriter
+    files: any StateFiles
   ) throws
     -> [ArraySlice<UInt8>]
   {
@@ -355,7 +355,7 @@ struct ExerciseIndex {
   /// A file of `<name><TAB><JSON>` lines, by name.
   private static func lines(
     of relative: String,
-    files: DocumentTreeWriter
+    files: any StateFiles
   ) throws
     -> [String: [UInt8]?]
   {

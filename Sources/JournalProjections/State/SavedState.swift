@@ -446,16 +446,18 @@ package final class SavedState: @unchecked Sendable {
     )
   }
 
-  /// Brings the exercise index up to date with the workouts changed since it was: folds each
-  /// alone, from its stream's file.
+  /// Runs `read` on the exercise index brought up to date with the workouts changed since it
+  /// was (each folded alone, from its stream's file), and keeps the index so brought up to
+  /// date only when `read` answers.
   ///
-  /// - Throws: ``Untrusted`` when a file of the state is damaged; ``Unavailable`` when the
-  ///   state may only be read and is behind.
-  func refreshExercises() throws {
-    guard !(try loadDirty()).isEmpty else { return }
+  /// - Throws: what `read` throws; ``Untrusted`` when a file of the state is damaged;
+  ///   ``Unavailable`` when the state may only be read and is behind.
+  func readingExercises<T>(_ read: (any StateFiles) throws -> T) throws -> T {
+    guard !(try loadDirty()).isEmpty else { return try read(files) }
     if readOnly { throw Unavailable(reason: "its exercise index is behind") }
-    try locked {
+    return try locked {
       let dirty = try loadDirty()
+      let staged = StagedFiles(over: files)
       var exercises: [String: [String: ExerciseIndex.Entry]] = [:]
       var years: [String: Int] = [:]
       for id in dirty.sorted() {
@@ -479,8 +481,11 @@ package final class SavedState: @unchecked Sendable {
           )
         }
       }
-      try ExerciseIndex.update(exercises, years: years, files: files)
-      try files.remove("exercises/dirty")
+      try ExerciseIndex.update(exercises, years: years, files: staged)
+      try staged.remove("exercises/dirty")
+      let answer = try read(staged)
+      try staged.commit()
+      return answer
     }
   }
 
@@ -774,7 +779,7 @@ package final class SavedState: @unchecked Sendable {
     try Self.write(files, relative, body)
   }
 
-  static func write(_ files: DocumentTreeWriter, _ relative: String, _ body: [UInt8]) throws {
+  static func write(_ files: any StateFiles, _ relative: String, _ body: [UInt8]) throws {
     var bytes = body
     if bytes.last != UInt8(ascii: "\n"), !bytes.isEmpty { bytes.append(UInt8(ascii: "\n")) }
     bytes += Array("checksum \(XXH64.hex(bytes))\n".utf8)
@@ -827,12 +832,12 @@ package final class SavedState: @unchecked Sendable {
   /// `id<TAB>value<TAB>value…` line an id): buckets are read when first asked and written
   /// by ``save()`` when changed.
   struct BucketedMap {
-    let files: DocumentTreeWriter
+    let files: any StateFiles
     let folder: String
     private var buckets: [String: [String: [String]]] = [:]
     private var changed: Set<String> = []
 
-    init(files: DocumentTreeWriter, folder: String) {
+    init(files: any StateFiles, folder: String) {
       self.files = files
       self.folder = folder
     }

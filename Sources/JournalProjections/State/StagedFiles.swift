@@ -1,0 +1,51 @@
+import Foundation
+
+/// The files of a saved state as its parts read and write them.
+protocol StateFiles: AnyObject {
+  /// The bytes of `relative`, nil when it does not exist.
+  func read(_ relative: String) throws -> [UInt8]?
+  /// Replaces `relative` with `bytes` in one step.
+  func writeAtomically(_ relative: String, _ bytes: [UInt8], durable: Bool) throws
+  /// Removes `relative`; nothing when it does not exist.
+  func remove(_ relative: String) throws
+}
+
+extension DocumentTreeWriter: StateFiles {}
+
+/// Writes held back until ``commit()``, and read back before then: a read that brings the
+/// exercise index up to date keeps what it wrote only when it answers, so that a refused
+/// command leaves the saved state as it was too.
+final class StagedFiles: StateFiles {
+  private let base: any StateFiles
+  /// Each file written (its bytes) or removed (nil), by path.
+  private var pending: [String: [UInt8]?] = [:]
+
+  init(over base: any StateFiles) {
+    self.base = base
+  }
+
+  func read(_ relative: String) throws -> [UInt8]? {
+    if let staged = pending[relative] { return staged }
+    return try base.read(relative)
+  }
+
+  func writeAtomically(_ relative: String, _ bytes: [UInt8], durable: Bool) throws {
+    pending[relative] = .some(bytes)
+  }
+
+  func remove(_ relative: String) throws {
+    pending[relative] = .some(nil)
+  }
+
+  /// Writes what was staged, in the order of the paths.
+  func commit() throws {
+    for (relative, bytes) in pending.sorted(by: { $0.key < $1.key }) {
+      if let bytes {
+        try base.writeAtomically(relative, bytes, durable: false)
+      } else {
+        try base.remove(relative)
+      }
+    }
+    pending = [:]
+  }
+}
