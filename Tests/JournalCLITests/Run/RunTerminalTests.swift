@@ -143,11 +143,17 @@ extension RunTerminalTests {
   }
 
   @Test(.enabled(if: Tmux.canRun, "tmux is not installed (WJ_REQUIRE_SHELLS=1 makes this fail)"))
-  func anInterruptRestoresTheTerminalAndKeepsWhatWasRecorded() throws {
+  func aResizeRedrawsAndAnInterruptRestoresTheTerminal() throws {
     let journal = try Self.makePush()
     let tmux = try Tmux(command: "run Push --lead-in 0", environment: Self.environment(journal))
     defer { tmux.close() }
     try tmux.waitFor("> Bench")
+    // A smaller window is drawn again at its size (SIGWINCH).
+    try tmux.resize(width: 60, height: 20)
+    // At 80 columns the keys end "… u undo  q leave" then "e end"; drawn at 60 they wrap
+    // before "u undo", which tmux's own reflow of the old lines does not do.
+    let redrawn = try tmux.waitFor("\nu undo  q leave  e end")
+    #expect(redrawn.contains("\n" + String(repeating: "-", count: 60) + "\n"))
     try tmux.send("Enter")
     try tmux.waitFor("WORK  'Bench'  set 1 of 2")
     try tmux.send("Enter")
@@ -203,6 +209,11 @@ final class Tmux {
 
   /// Sends one key (tmux's names: `Enter`, `C-c`, or a character).
   func send(_ key: String) throws { _ = try run("\(tmux) send-keys -t run '\(key)'") }
+
+  /// Resizes the window, as a person dragging its corner does.
+  func resize(width: Int, height: Int) throws {
+    _ = try run("\(tmux) resize-window -t run -x \(width) -y \(height)")
+  }
 
   /// The pane's text.
   func capture() throws -> String { try run("\(tmux) capture-pane -p -t run") }
