@@ -98,8 +98,10 @@ extension DeviceWriter {
     var heal = Heal(forks: branches.forks, latest: branches.records.last?.time)
     guard !branches.forks.isEmpty else { return heal }
     var named: Set<SHA256Digest> = []
+    // A branch file is named after a segment the device's segments had when the heal wrote
+    // it: the record that names its head is in that segment or a later one.
     if let first = branches.forks.filter(\.isBranchFile).compactMap({
-      Segment.number(of: URL(fileURLWithPath: $0.anchorFile).lastPathComponent)
+      Segment.branchSegment(of: URL(fileURLWithPath: $0.file).lastPathComponent)
     }).min() {
       named = try log.mergedHeads(device: device, segments: listing.segments, from: first)
     }

@@ -115,6 +115,8 @@ private struct SegmentText {
 
 /// The record a branch continues from: the last one both branches share.
 private struct Anchor {
+  /// The file holding it, relative to the journal folder.
+  var file: String
   var segment: Int
   var line: Int
   var sequence: UInt64
@@ -173,119 +175,157 @@ extension EventLog {
       listing.branchFiles.map { (name: $0.name, segment: $0.segment, isBranchFile: true) }
       + copies.map { (name: $0.name, segment: $0.segment, isBranchFile: false) }
     var pending: [(fork: Fork, hashes: [SHA256Digest])] = []
-    for source in sources {
-      let relative = relativePath(device: device, file: source.name)
-      func notRead(_ cause: String) {
-        result.notices.append(
-          RecoveryNotice(
-            kind: .syncArtefactIgnored,
-            file: relative,
-            line: 0,
-            byteCount: 0,
-            sideFile: nil,
-            cause: cause
-          )
-        )
-        result.handled.insert(source.name)
-      }
-      let what =
-        source.isBranchFile
-        ? "branch file" : "copy of '\(Segment.fileName(source.segment))'"
-      guard let main = try text(source.segment) else {
-        notRead("\(what): that segment is not here; not read")
-        continue
-      }
-      let bytes: [UInt8]
-      do {
-        bytes = try readSegmentFile(device: device, name: source.name)
-      } catch {
-        guard error.kind == .refusedFile else { throw error }
-        notRead("\(what): \(error.message)")
-        continue
-      }
-      let copy = SegmentText(bytes: bytes, lines: bytes.withUnsafeBytes { segmentLines($0) })
-      // The lines both hold, then the record the rest continues from.
-      var start = 0
-      if !source.isBranchFile {
-        while start < copy.lines.count, start < main.lines.count,
-          copy.lines[start].isTerminated, main.lines[start].isTerminated,
-          copy.line(start) == main.line(start)
-        {
-          start += 1
-        }
-      }
-      let walked = walkBranch(copy, from: start, device: device, file: relative)
-      let records: [EventRecord]
-      switch walked {
-      case .failure(let cause):
-        notRead("\(what) that is not a branch of the device (\(cause)); not read")
-        continue
-      case .success(let found):
-        records = found
-      }
-      guard let first = records.first else {
-        if !source.isBranchFile {
-          notRead("\(what) that holds no record the device's segments lack; not read")
-        } else {
-          notRead("branch file with no record; not read")
-        }
-        continue
-      }
-      let anchor: Anchor?
-      if start > 0 {
-        anchor = Self.anchor(main, index: start - 1, segment: source.segment, file: relative)
-      } else {
-        // No line in common: the branch continues a record of the segment (a branch file),
-        // or the last record of the segment before (a copy of a segment both started).
-        var candidates: [(SegmentText, Int, Int)] = []
-        if source.isBranchFile {
-          candidates += main.lines.indices.reversed().map { (main, source.segment, $0) }
-        }
-        if source.segment > 1, let before = try text(source.segment - 1),
-          let last = before.lines.indices.last
-        {
-          candidates.append((before, source.segment - 1, last))
-        }
-        anchor = candidates.lazy.compactMap { candidate in
-          Self.anchor(candidate.0, index: candidate.2, segment: candidate.1, file: relative)
-        }.first { $0.hash == first.previousHash && $0.sequence + 1 == first.sequence }
-      }
-      guard let anchor, anchor.hash == first.previousHash, anchor.sequence + 1 == first.sequence,
-        anchor.time < first.time
-      else {
-        notRead("\(what) that is not a branch of the device (no record in common); not read")
-        continue
-      }
-      result.handled.insert(source.name)
-      if !source.isBranchFile, let last = records.last?.location.line {
-        let lower = copy.lines[start].range.lowerBound
-        let upper = copy.lines[last - 1].range.upperBound + 1
-        result.lines[relative] = (anchor.segment, Array(copy.bytes[lower..<upper]))
-      }
-      var hashes: [SHA256Digest] = []
-      for record in records {
-        let hash = record.hash ?? .zero
-        hashes.append(hash)
-        if source.isBranchFile { inBranchFiles.insert(hash) }
-        if known.insert(hash).inserted { result.records.append(record) }
-      }
-      pending.append(
-        (
-          Fork(
-            device: device,
-            file: relative,
-            anchorFile: relativePath(device: device, file: Segment.fileName(anchor.segment)),
-            anchorLine: anchor.line,
-            anchorSequence: anchor.sequence,
-            branchCount: records.count,
-            mainCount: 0,
-            head: hashes.last ?? .zero,
-            isBranchFile: source.isBranchFile,
-            isHeld: source.isBranchFile
-          ),
-          hashes
+    // The records accepted so far, as records a later branch may continue.
+    var accepted: [SHA256Digest: Anchor] = [:]
+    func notRead(_ name: String, _ cause: String) {
+      result.notices.append(
+        RecoveryNotice(
+          kind: .syncArtefactIgnored,
+          file: relativePath(device: device, file: name),
+          line: 0,
+          byteCount: 0,
+          sideFile: nil,
+          cause: cause
         )
       )
+      result.handled.insert(name)
+    }
+    // A branch may continue another (a copy of a later segment continuing the copy of an
+    // earlier one): sources whose record in common is not found yet are tried again while
+    // others are accepted.
+    var remaining = sources
+    var progress = true
+    while progress, !remaining.isEmpty {
+      progress = false
+      var later: [(name: String, segment: Int, isBranchFile: Bool)] = []
+      for source in remaining {
+        let relative = relativePath(device: device, file: source.name)
+        let what =
+          source.isBranchFile
+          ? "branch file" : "copy of '\(Segment.fileName(source.segment))'"
+        guard let main = try text(source.segment) else {
+          notRead(source.name, "\(what): that segment is not here; not read")
+          continue
+        }
+        let bytes: [UInt8]
+        do {
+          bytes = try readSegmentFile(device: device, name: source.name)
+        } catch {
+          guard error.kind == .refusedFile else { throw error }
+          notRead(source.name, "\(what): \(error.message)")
+          continue
+        }
+        let copy = SegmentText(bytes: bytes, lines: bytes.withUnsafeBytes { segmentLines($0) })
+        // The lines both hold, then the record the rest continues from.
+        var start = 0
+        if !source.isBranchFile {
+          while start < copy.lines.count, start < main.lines.count,
+            copy.lines[start].isTerminated, main.lines[start].isTerminated,
+            copy.line(start) == main.line(start)
+          {
+            start += 1
+          }
+        }
+        let records: [EventRecord]
+        switch walkBranch(copy, from: start, device: device, file: relative) {
+        case .failure(let cause):
+          notRead(source.name, "\(what) that is not a branch of the device (\(cause.cause)); not read")
+          continue
+        case .success(let found):
+          records = found
+        }
+        guard let first = records.first else {
+          notRead(
+            source.name,
+            source.isBranchFile
+              ? "branch file with no record; not read"
+              : "\(what) that holds no record the device's segments lack; not read"
+          )
+          continue
+        }
+        let anchor: Anchor?
+        if start > 0 {
+          anchor = Self.anchor(
+            main,
+            index: start - 1,
+            segment: source.segment,
+            file: relativePath(device: device, file: Segment.fileName(source.segment))
+          )
+        } else if let found = accepted[first.previousHash] {
+          anchor = found
+        } else {
+          // No line in common: the branch continues a record of the segment (a branch file),
+          // or the last record of the segment before (a copy of a segment both started).
+          var candidates: [(SegmentText, Int, Int)] = []
+          if source.isBranchFile {
+            candidates += main.lines.indices.reversed().map { (main, source.segment, $0) }
+          }
+          if source.segment > 1, let before = try text(source.segment - 1),
+            let last = before.lines.indices.last
+          {
+            candidates.append((before, source.segment - 1, last))
+          }
+          anchor = candidates.lazy.compactMap { candidate in
+            Self.anchor(
+              candidate.0,
+              index: candidate.2,
+              segment: candidate.1,
+              file: relativePath(device: device, file: Segment.fileName(candidate.1))
+            )
+          }.first { $0.hash == first.previousHash && $0.sequence + 1 == first.sequence }
+        }
+        guard let anchor, anchor.hash == first.previousHash,
+          anchor.sequence + 1 == first.sequence, anchor.time < first.time
+        else {
+          later.append(source)
+          continue
+        }
+        progress = true
+        result.handled.insert(source.name)
+        if !source.isBranchFile, let last = records.last?.location.line {
+          let lower = copy.lines[start].range.lowerBound
+          let upper = copy.lines[last - 1].range.upperBound + 1
+          result.lines[relative] = (source.segment, Array(copy.bytes[lower..<upper]))
+        }
+        var hashes: [SHA256Digest] = []
+        for record in records {
+          let hash = record.hash ?? .zero
+          hashes.append(hash)
+          if source.isBranchFile { inBranchFiles.insert(hash) }
+          if known.insert(hash).inserted { result.records.append(record) }
+          accepted[hash] = Anchor(
+            file: relative,
+            segment: source.segment,
+            line: record.location.line,
+            sequence: record.sequence,
+            hash: hash,
+            time: record.time
+          )
+        }
+        pending.append(
+          (
+            Fork(
+              device: device,
+              file: relative,
+              anchorFile: anchor.file,
+              anchorLine: anchor.line,
+              anchorSequence: anchor.sequence,
+              branchCount: records.count,
+              mainCount: 0,
+              head: hashes.last ?? .zero,
+              isBranchFile: source.isBranchFile,
+              isHeld: source.isBranchFile
+            ),
+            hashes
+          )
+        )
+      }
+      remaining = later
+    }
+    for source in remaining {
+      let what =
+        source.isBranchFile ? "branch file" : "copy of '\(Segment.fileName(source.segment))'"
+      notRead(source.name, "\(what) that is not a branch of the device (no record in common); not read")
     }
     let lastSequence = try lastSequenceOfSegments(
       listing.segments.filter { readable.contains($0.number) },
@@ -377,6 +417,7 @@ extension EventLog {
         )
       else { return nil }
       return Anchor(
+        file: file,
         segment: segment,
         line: line.number,
         sequence: record.sequence,
