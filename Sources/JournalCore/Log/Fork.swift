@@ -202,9 +202,9 @@ extension EventLog {
         let relative = relativePath(device: device, file: source.name)
         let what =
           source.isBranchFile
-          ? "branch file" : "copy of '\(Segment.fileName(source.segment))'"
+          ? "branch file" : SyncArtefact.segmentCopyLabel(source.name) ?? "copy"
         guard let main = try text(source.segment) else {
-          notRead(source.name, "\(what): that segment is not here; not read")
+          notRead(source.name, "\(what); not read")
           continue
         }
         let bytes: [UInt8]
@@ -229,7 +229,7 @@ extension EventLog {
         let records: [EventRecord]
         switch walkBranch(copy, from: start, device: device, file: relative) {
         case .failure(let cause):
-          notRead(source.name, "\(what) that is not a branch of the device (\(cause.cause)); not read")
+          notRead(source.name, "\(what) is not a branch of '\(device)' (\(cause.cause)); not read")
           continue
         case .success(let found):
           records = found
@@ -239,7 +239,7 @@ extension EventLog {
             source.name,
             source.isBranchFile
               ? "branch file with no record; not read"
-              : "\(what) that holds no record the device's segments lack; not read"
+              : "\(what) holds no record the device's segments lack; not read"
           )
           continue
         }
@@ -277,7 +277,15 @@ extension EventLog {
         guard let anchor, anchor.hash == first.previousHash,
           anchor.sequence + 1 == first.sequence, anchor.time < first.time
         else {
-          later.append(source)
+          if start > 0 {
+            notRead(
+              source.name,
+              "\(what) is not a branch of '\(device)' (line \(start + 1) does not continue line "
+                + "\(start), the last it shares with the segment); not read"
+            )
+          } else {
+            later.append(source)
+          }
           continue
         }
         progress = true
@@ -324,8 +332,11 @@ extension EventLog {
     }
     for source in remaining {
       let what =
-        source.isBranchFile ? "branch file" : "copy of '\(Segment.fileName(source.segment))'"
-      notRead(source.name, "\(what) that is not a branch of the device (no record in common); not read")
+        source.isBranchFile ? "branch file" : SyncArtefact.segmentCopyLabel(source.name) ?? "copy"
+      notRead(
+        source.name,
+        "\(what) is not a branch of '\(device)' (no record in common with its segments); not read"
+      )
     }
     let lastSequence = try lastSequenceOfSegments(
       listing.segments.filter { readable.contains($0.number) },

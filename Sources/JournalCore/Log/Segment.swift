@@ -168,10 +168,26 @@ enum SyncArtefact {
     switch shape {
     case .placeholder: return "iCloud Drive placeholder of '\(original)', not downloaded yet; not read"
     case .download: return "Syncthing download of '\(original)' in progress; not read"
-    case .syncthingConflict: return "Syncthing conflict copy of '\(original)'; not read"
-    case .dropboxConflict: return "Dropbox conflicted copy of '\(original)'; not read"
-    case .duplicate: return "duplicate of '\(original)' left by a file-sync service; not read"
+    case .syncthingConflict, .dropboxConflict, .duplicate:
+      return "\(label(shape, original: original)); not read"
     }
+  }
+
+  /// What a copy is, as notes and notices name it: `Dropbox conflicted copy of
+  /// '000003.jsonl'`.
+  static func label(_ shape: Shape, original: String) -> String {
+    switch shape {
+    case .placeholder: "iCloud Drive placeholder of '\(original)'"
+    case .download: "Syncthing download of '\(original)'"
+    case .syncthingConflict: "Syncthing conflict copy of '\(original)'"
+    case .dropboxConflict: "Dropbox conflicted copy of '\(original)'"
+    case .duplicate: "duplicate of '\(original)' left by a file-sync service"
+    }
+  }
+
+  /// What a copy of a segment is, as notes and notices name it; nil for other names.
+  static func segmentCopyLabel(_ name: String) -> String? {
+    classify(name) { Segment.number(of: $0) != nil }.map { label($0.shape, original: $0.original) }
   }
 
   /// The segment a copy holds a version of (a conflict copy or a duplicate of

@@ -40,7 +40,8 @@ public final class FileEventStore: PositionedEventStore, @unchecked Sendable {
     return StoredHistory(
       events: StoredEvents(records: history),
       notices: notices,
-      positions: history.positions
+      positions: history.positions,
+      forks: history.forks
     )
   }
 

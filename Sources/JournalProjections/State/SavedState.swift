@@ -58,6 +58,10 @@ package final class SavedState: @unchecked Sendable {
     var fold = FoldVersion.key
     /// Where each device's reading ended.
     var positions: [String: DevicePosition] = [:]
+    /// The branches of forked devices folded in (`<device> <head>`, sorted): a read after the
+    /// positions does not hand on a branch's records, so a fork that appears, or a copy
+    /// that changes, makes the state read everything again.
+    var branches: [String] = []
     /// The last event in merge order.
     var frontier: FoldEvent.MergeKey?
     /// The fold's `now` (milliseconds): the latest record time of an event in effect.
@@ -177,7 +181,12 @@ package final class SavedState: @unchecked Sendable {
     } catch let error as JournalError where error.kind == .positionChanged {
       return try rebuild(because: "a file changed under it: \(error.message)")
     }
-    tailNotices = tail.notices
+    guard Self.branches(of: tail.forks) == head.branches else {
+      return try rebuild(because: "a fork of a device's history arrived or changed")
+    }
+    // A fork already folded in was reported by the command that first read it.
+    let known = Set(tail.forks.map(\.description))
+    tailNotices = tail.notices.filter { !known.contains($0) }
     if tail.events.isEmpty, tail.positions == head.positions {
       return
     }
@@ -203,7 +212,13 @@ package final class SavedState: @unchecked Sendable {
     head = Head()
     let all = try store.readHistory(after: [:])
     tailNotices = all.notices
+    head.branches = Self.branches(of: all.forks)
     try ingest(Array(all.events), positions: all.positions)
+  }
+
+  /// The branches of `forks` as the head lists them.
+  static func branches(of forks: [Fork]) -> [String] {
+    Set(forks.map { "\($0.device) \($0.head.hexString)" }).sorted()
   }
 
   /// A state that must be read again from the files, with why.

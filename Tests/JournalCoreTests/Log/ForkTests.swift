@@ -257,8 +257,8 @@ extension ForkTests {
     #expect(history.forks.isEmpty)
     #expect(
       history.notices.map(\.description) == [
-        "devices/phone/000001 2.jsonl: note: copy of '000001.jsonl' that holds no record the "
-          + "device's segments lack; not read"
+        "devices/phone/000001 2.jsonl: note: duplicate of '000001.jsonl' left by a file-sync "
+          + "service holds no record the device's segments lack; not read"
       ]
     )
   }

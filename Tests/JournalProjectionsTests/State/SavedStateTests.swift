@@ -282,6 +282,70 @@ import Testing
     }
   }
 
+  /// A fork of `phone`'s files that a sync service delivers after the state was saved: the
+  /// state notices it and reads everything again, so a command sees what a full replay sees;
+  /// later commands, and the append that heals the fork, do not read everything again.
+  @Test(arguments: 1...6 as ClosedRange<UInt64>)
+  func aForkDeliveredAfterTheStateWasSavedFoldsAsAFullReplay(seed: UInt64) throws {
+    let fixture = try Fixture(seed: seed)
+    let split = try #require(
+      try fixture.full().execute(
+        .createSplit(
+          SplitSettings(name: "Pull", color: "green", systemImage: "figure"),
+          exercises: [ExercisePlan(name: "Row", sets: 3, reps: 8, weight: 50, loadType: .weight)]
+        ),
+        device: "phone",
+        now: Date()
+      ).first?.streamID
+    )
+    func act(_ url: URL, _ count: Int) throws {
+      let store = try FileEventStore(url: url, options: DeviceWriter.Options(durability: .none))
+      for _ in 0..<count {
+        let command = Self.command(&fixture.random, split: split)
+        _ = try? Journal(store: store, newID: fixture.ids.make).execute(
+          command,
+          device: "phone",
+          now: Date()
+        )
+      }
+    }
+    try act(fixture.url, Int(fixture.random.next() % 5) + 1)
+    _ = try SavedState.open(journal: fixture.url, store: fixture.store())
+    // The other version of the phone's files: a copy of the journal written apart.
+    let other = fixture.url.deletingLastPathComponent().appendingPathComponent("other")
+    try FileManager.default.copyItem(at: fixture.url, to: other)
+    try act(fixture.url, Int(fixture.random.next() % 6) + 1)
+    let scope = StateScope(openWorkouts: true)
+    try Self.expectAgrees(fixture.scoped(scope), fixture.full(), scope, "seed \(seed), before")
+    try act(other, Int(fixture.random.next() % 6) + 1)
+    let segment = "devices/phone/000001.jsonl"
+    let theirs = try Data(contentsOf: other.appendingPathComponent(segment))
+    try theirs.write(to: fixture.url.appendingPathComponent("devices/phone/000001 2.jsonl"))
+
+    let state = try SavedState.open(journal: fixture.url, store: fixture.store())
+    #expect(state.rebuiltBecause?.contains("fork") == true, "seed \(seed)")
+    #expect(state.notices.contains { $0.contains("fork of device 'phone'") }, "\(state.notices)")
+    for scope in [StateScope(openWorkouts: true), .workout(nil), StateScope(latestWorkout: true)] {
+      try Self.expectAgrees(fixture.scoped(scope), fixture.full(), scope, "seed \(seed), fork")
+    }
+    let again = try SavedState.open(journal: fixture.url, store: fixture.store())
+    #expect(again.rebuiltBecause == nil)
+    #expect(!again.notices.contains { $0.contains("fork") }, "\(again.notices)")
+    // The heal: an append from the state, which then still agrees without reading
+    // everything again.
+    _ = try? fixture.scoped(.workout(nil)).execute(
+      .startWorkout(split: split, timeZone: "UTC"),
+      device: "phone",
+      now: Date()
+    )
+    let healed = try SavedState.open(journal: fixture.url, store: fixture.store())
+    #expect(healed.rebuiltBecause == nil, "\(healed.rebuiltBecause ?? "")")
+    #expect(try EventLog(at: fixture.url).verify().unhealedForks.isEmpty)
+    for scope in [StateScope(openWorkouts: true), .workout(nil)] {
+      try Self.expectAgrees(fixture.scoped(scope), fixture.full(), scope, "seed \(seed), healed")
+    }
+  }
+
   /// Cuts or flips one byte of one file of the state.
   static func damageAFile(in folder: URL, random: inout SplitMix64) throws {
     guard
@@ -378,6 +442,7 @@ import Testing
       head.latestStart = Int64(pick(1 << 40))
     }
     head.quarantined = pick(2) == 0 ? [:] : ["workout:01J9": "line 3: a reason with spaces"]
+    head.branches = (0..<pick(3)).map { "phone \(SHA256.hash([UInt8(truncatingIfNeeded: $0)]))" }
     let bytes = head.encoded()
     #expect(SavedState.Head(lines: bytes[...]) == head)
   }
