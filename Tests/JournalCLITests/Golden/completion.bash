@@ -103,7 +103,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--starter --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--starter --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -120,7 +120,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--color --symbol --activity --rest --auto-advance --target-hr --starter --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--color --symbol --activity --rest --auto-advance --target-hr --starter --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -134,7 +134,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -152,7 +152,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--name --color --symbol --activity --rest --auto-advance --target-hr --no-auto-advance --no-rest --no-target-hr --no-activity --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--name --color --symbol --activity --rest --auto-advance --target-hr --no-auto-advance --no-rest --no-target-hr --no-activity --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -167,7 +167,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -182,7 +182,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -197,7 +197,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -217,7 +217,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--sets --reps --weight --seconds --load --library --machine --machine-based --position --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--sets --reps --weight --seconds --load --library --machine --machine-based --position --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -240,7 +240,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--name --sets --reps --weight --seconds --load --library --machine --machine-based --no-library --no-machine --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--name --sets --reps --weight --seconds --load --library --machine --machine-based --no-library --no-machine --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -256,7 +256,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -272,7 +272,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -288,7 +288,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -306,7 +306,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--load --machine-based --no-machine --region --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--load --machine-based --no-machine --region --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -319,7 +319,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--time-zone --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--time-zone --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -338,7 +338,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--reps --weight --seconds --workout --keep-open --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--reps --weight --seconds --workout --keep-open --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -358,7 +358,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--set --reps --weight --seconds --workout --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--set --reps --weight --seconds --workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -374,7 +374,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--workout --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -390,7 +390,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--workout --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -406,7 +406,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--workout --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -422,7 +422,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--workout --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -438,7 +438,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--workout --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -450,7 +450,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -471,7 +471,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--sets --reps --weight --seconds --notes --no-notes --workout --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--sets --reps --weight --seconds --notes --no-notes --workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -494,7 +494,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--kcal --avg-hr --max-hr --min-hr --zones --source --healthkit --workout --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--kcal --avg-hr --max-hr --min-hr --zones --source --healthkit --workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -508,7 +508,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--workout --count --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--workout --count --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -520,7 +520,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -533,7 +533,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--to --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--to --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -546,7 +546,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--as-of --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -563,7 +563,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--as-of --time-zone --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--as-of --time-zone --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -581,7 +581,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--exercise --split --since --until --format --as-of --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--exercise --split --since --until --format --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -595,7 +595,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--log --as-of --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--log --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -612,7 +612,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--field --as-of --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--field --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -629,7 +629,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--from --to --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--from --to --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -643,7 +643,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--exercise --as-of --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--exercise --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -658,7 +658,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--metric --svg --as-of --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--metric --svg --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -675,7 +675,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--format --as-of --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--format --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -689,7 +689,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--out --as-of --full --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--out --as-of --full --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -704,7 +704,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--dry-run --time-zone --format --unit --splits --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--dry-run --time-zone --format --unit --splits --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -718,7 +718,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--strict --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -730,7 +730,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--check --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--check --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -743,7 +743,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--seed --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--seed --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -758,7 +758,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--man --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--man --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -773,7 +773,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
