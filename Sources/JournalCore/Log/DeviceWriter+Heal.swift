@@ -126,10 +126,10 @@ extension DeviceWriter {
       let path = "\(folder)/\(file.name)"
       let relative = log.relativePath(device: device, file: file.name)
       do {
-        if let existing = try? fileIO.readFile(path) {
-          if existing == file.bytes { continue }
+        do {
+          if try fileIO.readFile(path) == file.bytes { continue }
           unlink(path)
-        }
+        } catch where error.code == ENOENT {}
         try fileIO.createFile(path, bytes: file.bytes, durable: options.durability.syncs)
         if options.durability.syncs { try fileIO.syncDirectory(folder) }
       } catch {

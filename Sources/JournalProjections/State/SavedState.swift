@@ -238,8 +238,8 @@ package final class SavedState: @unchecked Sendable {
   ///   does not check, or a revert changed whether the event that set the fold's `now` counts.
   private func ingest(_ events: [StoredEvent], positions: [String: DevicePosition]) throws {
     var head = self.head
-    var streamsOf = BucketedMap(files: files, folder: "ids")
-    var namedBy = BucketedMap(files: files, folder: "named")
+    var streamsOf = BucketedMap(files: files, folder: "ids", io: store.log.fileIO)
+    var namedBy = BucketedMap(files: files, folder: "named", io: store.log.fileIO)
     var revertRecords: [String: StoredEvent] = [:]
     var additions: [String: [StoredEvent]] = [:]
     // (event id, stream it was just put in): whose namers must follow it there.
@@ -430,7 +430,7 @@ package final class SavedState: @unchecked Sendable {
   /// open workouts, latest workout and most recently active workouts in step.
   private func updateCatalogue(_ listed: [String: WorkoutEntry?], head: inout Head) throws {
     guard !listed.isEmpty else { return }
-    var catalogue = BucketedMap(files: files, folder: "catalogue")
+    var catalogue = BucketedMap(files: files, folder: "catalogue", io: store.log.fileIO)
     var latestLost = false
     for (id, entry) in listed.sorted(by: { $0.key < $1.key }) {
       let old = try catalogue.values(of: id)
@@ -649,14 +649,37 @@ package final class SavedState: @unchecked Sendable {
 
   /// Writes `body` followed by a line with its checksum.
   private func write(_ relative: String, _ body: [UInt8]) throws {
-    try Self.write(files, relative, body)
+    try Self.write(files, relative, body, io: store.log.fileIO)
   }
 
-  static func write(_ files: DocumentTreeWriter, _ relative: String, _ body: [UInt8]) throws {
+  /// Writes `body` and its checksum line to `relative` at once (a temporary file renamed
+  /// over it), through `io`: the journal's seam for system calls, where tests inject
+  /// failures. Not flushed: the state is a cache, and a file cut short fails its checksum.
+  ///
+  /// - Throws: ``RebuildError`` of kind `io` when a call fails; the file is as it was.
+  static func write(
+    _ files: DocumentTreeWriter,
+    _ relative: String,
+    _ body: [UInt8],
+    io: any FileIO
+  ) throws {
     var bytes = body
     if bytes.last != UInt8(ascii: "\n"), !bytes.isEmpty { bytes.append(UInt8(ascii: "\n")) }
     bytes += Array("checksum \(XXH64.hex(bytes))\n".utf8)
-    try files.writeAtomically(relative, bytes, durable: false)
+    let temporary = files.absolute(DocumentTreeWriter.temporaryPath(for: relative))
+    do {
+      var folder = ""
+      for component in RelativePath.folder(of: relative).split(separator: "/") {
+        folder += folder.isEmpty ? String(component) : "/\(component)"
+        _ = try io.makeDirectory(files.absolute(folder), mode: 0o700)
+      }
+      unlink(temporary)
+      try io.createFile(temporary, bytes: bytes, durable: false)
+      try io.rename(temporary, to: files.absolute(relative))
+    } catch let failure as SystemFailure {
+      unlink(temporary)
+      throw RebuildError(.io, path: relative, failure.journalError().message)
+    }
   }
 
   /// The body of a file written by ``write(_:_:)``, nil when its checksum does not match.
@@ -710,9 +733,13 @@ package final class SavedState: @unchecked Sendable {
     private var buckets: [String: [String: [String]]] = [:]
     private var changed: Set<String> = []
 
-    init(files: DocumentTreeWriter, folder: String) {
+    /// The system calls its files are written through: the journal's (`EventLog.fileIO`).
+    let io: any FileIO
+
+    init(files: DocumentTreeWriter, folder: String, io: any FileIO) {
       self.files = files
       self.folder = folder
+      self.io = io
     }
 
     mutating func values(of id: String) throws -> [String] {
@@ -773,7 +800,7 @@ package final class SavedState: @unchecked Sendable {
         let body = entries.sorted { $0.key < $1.key }.map { id, values in
           ([id] + values).joined(separator: "\t") + "\n"
         }.joined()
-        try SavedState.write(files, folder + "/" + name, Array(body.utf8))
+        try SavedState.write(files, folder + "/" + name, Array(body.utf8), io: io)
       }
     }
   }
@@ -800,7 +827,7 @@ package final class SavedState: @unchecked Sendable {
 
   /// The workouts of one catalogue bucket.
   private func catalogueBucket(_ name: String) throws -> [String: WorkoutEntry] {
-    var map = BucketedMap(files: files, folder: "catalogue")
+    var map = BucketedMap(files: files, folder: "catalogue", io: store.log.fileIO)
     var entries: [String: WorkoutEntry] = [:]
     for (id, values) in try map.all(inBucket: name) {
       guard let entry = Self.catalogueEntry(id: id, values) else {

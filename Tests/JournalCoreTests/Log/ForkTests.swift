@@ -4,6 +4,12 @@ import Testing
 
 @testable import JournalCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A device's files written in two places: the sync service keeps one version as the
 /// segment and the other as a copy. Both branches are read, every event once, in an order
 /// that does not depend on which version the service kept as the original; the device's
@@ -344,5 +350,73 @@ extension ForkTests {
     #expect(try log.verify().isClean)
     // This machine now knows the device's last record.
     try fill(log, device: "laptop", count: 1, options: testOptions(seed: 6, durability: .full))
+  }
+}
+
+// MARK: - Faults while healing
+
+extension ForkTests {
+  /// The heal's system calls fail one at a time (ENOSPC, EIO, a short write then a failure,
+  /// at every write, flush, rename, open and folder creation of the append that heals): the
+  /// append fails with an error, the journal reads as before (nothing acknowledged lost, no
+  /// torn file), and the next writer heals it.
+  @Test(arguments: [
+    FaultyFileIO.Operation.write, .sync, .syncDirectory, .rename, .open, .makeDirectory,
+  ])
+  func aHealThatFailsLosesNothingAndTheNextOneHeals(operation: FaultyFileIO.Operation) throws {
+    let scenario = try ForkScenario(seed: 11)
+    let effects: [[FaultyFileIO.Effect]] =
+      operation == .write
+      ? [[.fail(ENOSPC)], [.fail(EIO)], [.shortWrite(5), .fail(ENOSPC)]]
+      : [[.fail(ENOSPC)], [.fail(EIO)]]
+    for effect in effects {
+      var call = 1
+      while true {
+        let url = try scenario.synced(original: call % 2 == 0, service: .dropbox).url
+        let faulty = FaultyFileIO()
+        let log = try EventLog(at: url, fileIO: faulty)
+        let before = try log.readHistory().records.map(\.id)
+        let writer = try log.openWriter(
+          device: "phone",
+          options: testOptions(seed: 40, durability: .full)
+        )
+        for (offset, step) in effect.enumerated() {
+          faulty.inject(operation, call: call + offset, step)
+        }
+        var failed = false
+        do {
+          try writer.append(sampleEvent(1))
+        } catch let error as JournalError {
+          failed = true
+          #expect(error.kind == .io, "\(operation) \(call): \(error)")
+          #expect(error.message.hasPrefix("cannot "), "\(error)")
+        }
+        writer.close()
+        faulty.reset()
+        let context = "\(operation) call \(call) \(effect)"
+        let plain = try EventLog(at: url)
+        if failed {
+          #expect(try plain.readHistory().records.map(\.id) == before, "\(context)")
+          let report = try plain.verify()
+          #expect(report.isClean, "\(context): \(report.problems)")
+          #expect(report.unhealedForks.count >= 1, "\(context)")
+        }
+        let next = try plain.openWriter(
+          device: "phone",
+          options: testOptions(seed: 41, durability: .full)
+        )
+        let record = try next.append(sampleEvent(2))
+        next.close()
+        let ids = try plain.readHistory().records.map(\.id)
+        #expect(Set(ids).isSuperset(of: before) && ids.last == record.id, "\(context)")
+        let report = try plain.verify()
+        #expect(report.isClean, "\(context): \(report.problems)")
+        #expect(report.unhealedForks.isEmpty, "\(context): \(report.notes)")
+        // Once the fault is past the heal's last such call, every one of them was covered.
+        if !failed { break }
+        call += 1
+      }
+      #expect(call > 1, "the heal never reached a '\(operation)' call")
+    }
   }
 }

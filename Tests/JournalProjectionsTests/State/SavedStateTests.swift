@@ -5,6 +5,12 @@ import Testing
 
 @testable import JournalProjections
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The saved state against a full replay: whatever part of the history the state holds and
 /// whatever it has not seen yet, a command opened on it sees what a full replay sees.
 @Suite struct SavedStateTests {
@@ -344,6 +350,69 @@ import Testing
     for scope in [StateScope(openWorkouts: true), .workout(nil)] {
       try Self.expectAgrees(fixture.scoped(scope), fixture.full(), scope, "seed \(seed), healed")
     }
+  }
+
+  /// The writes of the saved state, and of the commands around it, fail one at a time
+  /// (ENOSPC, EIO, a short write then a failure, at every write, rename, open and folder
+  /// creation): a command either fails with an error naming the call or answers from the
+  /// whole history, no torn file is taken for the state, and the next command sees what a
+  /// full replay sees.
+  @Test(arguments: [FaultyFileIO.Operation.write, .rename, .open, .makeDirectory])
+  func aFailedWriteOfTheStateIsNeverTakenForIt(operation: FaultyFileIO.Operation) throws {
+    let fixture = try Fixture(seed: 7)
+    let split = try #require(
+      try fixture.full().execute(
+        .createSplit(
+          SplitSettings(name: "Arms", color: "red", systemImage: "figure"),
+          exercises: [ExercisePlan(name: "Curl", sets: 3, reps: 8, weight: 20, loadType: .weight)]
+        ),
+        device: "phone",
+        now: Date()
+      ).first?.streamID
+    )
+    let effects: [[FaultyFileIO.Effect]] =
+      operation == .write
+      ? [[.fail(ENOSPC)], [.fail(EIO)], [.shortWrite(3), .fail(ENOSPC)]]
+      : [[.fail(ENOSPC)], [.fail(EIO)]]
+    // The state's own write: it fails whole, and leaves neither the file nor its temporary.
+    let probe = FaultyFileIO()
+    probe.inject(operation, .fail(EIO))
+    let files = DocumentTreeWriter(root: fixture.stateFolder)
+    #expect(throws: RebuildError.self) {
+      try SavedState.write(files, "streams/probe", Array("x".utf8), io: probe)
+    }
+    let left = (try? FileManager.default.contentsOfDirectory(atPath: files.absolute("streams")))
+    #expect(left?.contains { $0.contains("probe") } != true, "\(left ?? [])")
+    var failures = 0
+    for call in 1...24 {
+      for effect in effects {
+        // Every other round starts from no state: the state is then written whole.
+        if call % 2 == 0 { try? FileManager.default.removeItem(at: fixture.stateFolder) }
+        let faulty = FaultyFileIO()
+        let store = FileEventStore(
+          log: try EventLog(at: fixture.url, fileIO: faulty),
+          options: DeviceWriter.Options(durability: .full)
+        )
+        for (offset, step) in effect.enumerated() {
+          faulty.inject(operation, call: call + offset, step)
+        }
+        let command = Self.command(&fixture.random, split: split)
+        do {
+          _ = try Journal.open(store: store, scope: .workout(nil), newID: fixture.ids.make)
+            .execute(command, device: "phone", now: Date())
+        } catch let error as JournalError {
+          failures += 1
+          #expect(error.message.hasPrefix("cannot "), "\(error)")
+        } catch {}
+        faulty.reset()
+        let context = "\(operation) call \(call) \(effect)"
+        for scope in [StateScope(openWorkouts: true), .workout(nil)] {
+          try Self.expectAgrees(fixture.scoped(scope), fixture.full(), scope, context)
+        }
+        #expect(try EventLog(at: fixture.url).verify().isClean, "\(context)")
+      }
+    }
+    #expect(failures > 0)
   }
 
   /// Cuts or flips one byte of one file of the state.
