@@ -1,5 +1,4 @@
 import Foundation
-
 import JournalCore
 
 /// The real file system, except that chosen calls fail: the swift-system `MockingDriver`

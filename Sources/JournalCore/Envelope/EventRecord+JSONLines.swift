@@ -130,8 +130,9 @@ extension EventRecord {
 let mergeMemberPrefix: [UInt8] = Array(#""merge":"#.utf8)
 
 extension EventRecord {
-  /// The branch heads a record line names in its `merge` member (a heal, see ``Fork``):
-  /// nil when it has none, a failure when the member is not an array of 64-hex-digit
+  /// The branch heads a record line names in its `merge` member (a heal, see ``Fork``).
+  ///
+  /// Nil when it has none, a failure when the member is not an array of 64-hex-digit
   /// hashes. The line's checksum must have been checked.
   static func mergedHeads(
     line: UnsafeRawBufferPointer

@@ -129,7 +129,7 @@ extension DeviceWriter {
         do {
           if try fileIO.readFile(path) == file.bytes { continue }
           unlink(path)
-        } catch where error.code == ENOENT {}
+        } catch  where error.code == ENOENT {}
         try fileIO.createFile(path, bytes: file.bytes, durable: options.durability.syncs)
         if options.durability.syncs { try fileIO.syncDirectory(folder) }
       } catch {

@@ -79,8 +79,9 @@ public final class DeviceWriter: @unchecked Sendable {
   public let device: String
   /// The repairs made while opening, each reported once.
   public let recoveryNotices: [RecoveryNotice]
-  /// The branches of the device's history found outside its segments when opening (see
-  /// ``Fork``). Those not held in the device's files yet are healed by the first append.
+  /// The branches of the device's history found outside its segments when opening.
+  ///
+  /// See ``Fork``. Those not held in the device's files yet are healed by the first append.
   public let forks: [Fork]
 
   let log: EventLog

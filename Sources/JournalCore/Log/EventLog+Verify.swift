@@ -97,7 +97,9 @@ private struct Verifier {
     for artefact in listing.syncArtefacts where !branches.handled.contains(artefact.name) {
       note(log.relativePath(device: device, file: artefact.name), artefact.description)
     }
-    let branchFiles = Set(listing.branchFiles.map { log.relativePath(device: device, file: $0.name) })
+    let branchFiles = Set(
+      listing.branchFiles.map { log.relativePath(device: device, file: $0.name) }
+    )
     for notice in branches.notices {
       if branchFiles.contains(notice.file) {
         problem(notice.file, nil, notice.cause)
@@ -144,7 +146,8 @@ private struct Verifier {
       let healed = fork.isHeld && named.contains(fork.head)
       var text = fork.description.dropFirst(fork.file.count + ": note: ".count)
       if fork.isBranchFile && !healed {
-        text = "branch of device '\(device)' after \(fork.anchorFile):\(fork.anchorLine) "
+        text =
+          "branch of device '\(device)' after \(fork.anchorFile):\(fork.anchorLine) "
           + "(\(fork.branchCount) \(Fork.events(fork.branchCount))), not merged yet; read; "
           + "the device's next append merges it"
       }

@@ -352,9 +352,10 @@ extension EventLog {
     return result
   }
 
-  /// The merge order of two records of one device that share a clock reading (two branches
-  /// of a fork): by sequence, then id. It does not depend on which branch the sync service
-  /// named the original.
+  /// The merge order of two records of one device: by clock reading, then sequence, then id.
+  ///
+  /// Two branches of a fork may share a clock reading: the order does not depend on which
+  /// branch the sync service named the original.
   static func precedesWithinDevice(_ lhs: EventRecord, _ rhs: EventRecord) -> Bool {
     if lhs.time != rhs.time { return lhs.time < rhs.time }
     if lhs.sequence != rhs.sequence { return lhs.sequence < rhs.sequence }

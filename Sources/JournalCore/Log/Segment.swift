@@ -166,7 +166,8 @@ enum SyncArtefact {
   static func describe(_ name: String, base: (String) -> Bool) -> String? {
     guard let (original, shape) = classify(name, base: base) else { return nil }
     switch shape {
-    case .placeholder: return "iCloud Drive placeholder of '\(original)', not downloaded yet; not read"
+    case .placeholder:
+      return "iCloud Drive placeholder of '\(original)', not downloaded yet; not read"
     case .download: return "Syncthing download of '\(original)' in progress; not read"
     case .syncthingConflict, .dropboxConflict, .duplicate:
       return "\(label(shape, original: original)); not read"
@@ -211,7 +212,8 @@ enum SyncArtefact {
   /// Describes a copy of a segment file.
   static func describeSegmentCopy(_ name: String) -> String? {
     describe(name) {
-      Segment.number(of: $0) != nil || Segment.isSideFile($0) || Segment.branchSegment(of: $0) != nil
+      Segment.number(of: $0) != nil || Segment.isSideFile($0)
+        || Segment.branchSegment(of: $0) != nil
     }
   }
 

@@ -652,9 +652,11 @@ package final class SavedState: @unchecked Sendable {
     try Self.write(files, relative, body, io: store.log.fileIO)
   }
 
-  /// Writes `body` and its checksum line to `relative` at once (a temporary file renamed
-  /// over it), through `io`: the journal's seam for system calls, where tests inject
-  /// failures. Not flushed: the state is a cache, and a file cut short fails its checksum.
+  /// Writes `body` and its checksum line to `relative` at once.
+  ///
+  /// A temporary file is renamed over it, through `io`: the journal's seam for system calls,
+  /// where tests inject failures. Not flushed: the state is a cache, and a file cut short
+  /// fails its checksum.
   ///
   /// - Throws: ``RebuildError`` of kind `io` when a call fails; the file is as it was.
   static func write(

@@ -10,8 +10,9 @@ import Glibc
 import Darwin
 #endif
 
-/// A device's files written in two places: the sync service keeps one version as the
-/// segment and the other as a copy. Both branches are read, every event once, in an order
+/// A device's files written in two places.
+///
+/// The sync service keeps one version as the segment and the other as a copy. Both branches are read, every event once, in an order
 /// that does not depend on which version the service kept as the original; the device's
 /// next append heals the fork (docs/OnDiskFormat.md, "Forks").
 @Suite struct ForkTests {}
@@ -168,7 +169,8 @@ extension ForkTests {
         #expect(forks.first?.isHeld == false)
         let (here, there) =
           original
-          ? (scenario.secondCount, scenario.firstCount) : (scenario.firstCount, scenario.secondCount)
+          ? (scenario.secondCount, scenario.firstCount)
+          : (scenario.firstCount, scenario.secondCount)
         #expect(forks.first?.branchCount == here)
         #expect(forks.first?.mainCount == there)
         #expect(history.notices.filter { $0.kind == .forkRead }.count == 1)
@@ -281,7 +283,11 @@ extension ForkTests {
     // Shares two records, then a record of another history: no chain from the record in
     // common.
     lines = Array(lines[0..<2]) + [foreignLines[2], foreignLines[3]]
-    try overwrite(log, "devices/phone/000001 (conflicted copy 2026-01-01).jsonl", Array(lines.joined()))
+    try overwrite(
+      log,
+      "devices/phone/000001 (conflicted copy 2026-01-01).jsonl",
+      Array(lines.joined())
+    )
     // A copy of another history altogether: nothing in common.
     try overwrite(log, "devices/phone/000001.sync-conflict-20260101-120000-ABCDEF.jsonl", foreign)
     let history = try expectUnchanged(log.url) { try log.readHistory() }
@@ -331,7 +337,12 @@ extension ForkTests {
     try FileManager.default.removeItem(at: other)
     try FileManager.default.copyItem(at: log.url, to: other)
     try FileManager.default.removeItem(at: other.appendingPathComponent(".journal-state"))
-    try fill(EventLog(at: other), device: "laptop", count: 2, options: testOptions(seed: 4, durability: .full))
+    try fill(
+      EventLog(at: other),
+      device: "laptop",
+      count: 2,
+      options: testOptions(seed: 4, durability: .full)
+    )
     let arrived = try contents(EventLog(at: other), "devices/laptop/000001.jsonl")
     try overwrite(log, "devices/laptop/000001.jsonl", arrived)
 
