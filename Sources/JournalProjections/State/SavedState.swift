@@ -678,9 +678,9 @@ package final class SavedState: @unchecked Sendable {
       unlink(temporary)
       try io.createFile(temporary, bytes: bytes, durable: false)
       try io.rename(temporary, to: files.absolute(relative))
-    } catch let failure as SystemFailure {
+    } catch {
       unlink(temporary)
-      throw RebuildError(.io, path: relative, failure.journalError().message)
+      throw RebuildError(.io, path: relative, error.journalError().message)
     }
   }
 
