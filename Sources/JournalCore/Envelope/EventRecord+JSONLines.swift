@@ -126,6 +126,9 @@ extension EventRecord {
 
 // MARK: - Decoding
 
+/// The bytes that start a record's `prev` member as the writer spells it.
+let previousHashPrefix: [UInt8] = Array(#","prev":""#.utf8)
+
 /// The bytes that start a record's `merge` member as the writer spells it.
 let mergeMemberPrefix: [UInt8] = Array(#""merge":"#.utf8)
 
@@ -137,7 +140,14 @@ extension EventRecord {
   static func mergedHeads(
     line: UnsafeRawBufferPointer
   ) -> Result<[SHA256Digest], RecordFailure>? {
-    // Looked for as bytes first: nearly every line has none.
+    // Nearly every line has none. A line spelled as the writer spells it has `merge` just
+    // before `,"prev":"…"`, or ends its `data` object there: then nothing is looked for.
+    let prev = line.count - checksumSuffixLength - previousHashMemberLength
+    if prev > 0, line[prev - 1] == UInt8(ascii: "}"),
+      previousHashPrefix.indices.allSatisfy({ line[prev + $0] == previousHashPrefix[$0] })
+    {
+      return nil
+    }
     guard contains(line, mergeMemberPrefix) else { return nil }
     guard case .object(let members)? = try? JSONValue.parse(line) else {
       return .failure(RecordFailure(cause: "malformed JSON"))

@@ -348,8 +348,10 @@ import Darwin
     #expect(!again.notices.contains { $0.contains("fork") }, "\(again.notices)")
     // The heal: an append from the state, which then still agrees without reading
     // everything again.
-    _ = try? fixture.scoped(.workout(nil)).execute(
-      .startWorkout(split: split, timeZone: "UTC"),
+    var update = SplitUpdated()
+    update.restSeconds = .set(75)
+    _ = try fixture.scoped(StateScope(openWorkouts: true)).execute(
+      .updateSplit(split: split, update),
       device: "phone",
       now: Date()
     )
