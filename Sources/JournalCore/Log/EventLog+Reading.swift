@@ -288,6 +288,17 @@ extension EventLog {
     }
     plan.history.notices += branches.notices
     plan.history.notices += branches.forks.filter { !$0.isHeld }.map(RecoveryNotice.init(fork:))
+    plan.history.notices += branches.broken.map { broken in
+      RecoveryNotice(
+        kind: .forkRead,
+        file: broken.file,
+        line: broken.line,
+        byteCount: 0,
+        sideFile: nil,
+        cause: "line \(broken.line) breaks the chain of a fork's branch (\(broken.cause)); "
+          + "read up to the line before"
+      )
+    }
     var segments = listing.segments[...]
     if let gap = listing.gap {
       // Later segments before earlier ones: sync is still delivering. Read up to the gap.

@@ -140,6 +140,13 @@ private struct Verifier {
   /// Notes every fork of the device, and checks that each head its records name in `merge`
   /// is the record of a branch.
   private mutating func verifyForks(_ branches: DeviceBranches, device: String) {
+    for broken in branches.broken {
+      problem(
+        broken.file,
+        broken.line,
+        "the chain of a fork's branch breaks here: \(broken.cause); read up to the line before"
+      )
+    }
     let named = Set(merges.map(\.head))
     let held = Set(branches.records.compactMap(\.hash))
     for fork in branches.forks {

@@ -97,6 +97,9 @@ struct DeviceBranches: Sendable {
   /// The copies read as branches (or found to hold nothing more); the listing's notice
   /// "not read" does not apply to them.
   var handled: Set<String> = []
+  /// Copies read as branches whose chain breaks after they leave the segment: the file, the
+  /// line of the break and why. Their records before it are read; the break is corruption.
+  var broken: [(file: String, line: Int, cause: String)] = []
   /// For each copy read as a branch (by its ``Fork/file``): the segment of the record in
   /// common and the branch's lines, as a heal copies them into a branch file.
   var lines: [String: (segment: Int, bytes: [UInt8])] = [:]
@@ -226,13 +229,27 @@ extension EventLog {
             start += 1
           }
         }
-        let records: [EventRecord]
-        switch walkBranch(copy, from: start, device: device, file: relative) {
-        case .failure(let cause):
-          notRead(source.name, "\(what) is not a branch of '\(device)' (\(cause.cause)); not read")
-          continue
-        case .success(let found):
-          records = found
+        let walk = walkBranch(copy, from: start, device: device, file: relative)
+        let records = walk.records
+        if let failure = walk.failure {
+          // A copy whose records leave the segment's chain and then break: a branch damaged
+          // after its start. Its records up to the break are read, as a segment's are up to
+          // a corrupt record, and the break is corruption. Anything else is not a branch.
+          let continues =
+            start > 0
+            && records.first.map { first in
+              Self.anchor(main, index: start - 1, segment: source.segment, file: relative)?.hash
+                == first.previousHash
+            } == true
+          guard continues, !source.isBranchFile else {
+            notRead(
+              source.name,
+              "\(what) is not a branch of '\(device)' (line \(failure.line): \(failure.cause)); "
+                + "not read"
+            )
+            continue
+          }
+          result.broken.append((relative, failure.line, failure.cause))
         }
         guard let first = records.first else {
           notRead(
@@ -364,12 +381,14 @@ extension EventLog {
 
   /// Decodes the lines of `text` from `start` as a chain: each decodes (a torn last line is
   /// left out), names `device`, and continues the one before it.
+  ///
+  /// - Returns: the records of the chain, and the line that breaks it, if one does.
   private func walkBranch(
     _ text: SegmentText,
     from start: Int,
     device: String,
     file: String
-  ) -> Result<[EventRecord], RecordFailure> {
+  ) -> (records: [EventRecord], failure: (line: Int, cause: String)?) {
     var records: [EventRecord] = []
     var strings = RecordStrings()
     for index in start..<text.lines.count {
@@ -391,24 +410,22 @@ extension EventLog {
       case .success(let value): record = value
       case .failure(let failure):
         // A torn last line, as a segment may end in: the branch ends before it.
-        if isLast { return .success(records) }
-        return .failure(RecordFailure(cause: "line \(line.number): \(failure.cause)"))
+        if isLast { return (records, nil) }
+        return (records, (line.number, failure.cause))
       }
       guard record.device == device else {
-        return .failure(
-          RecordFailure(cause: "line \(line.number): record names device '\(record.device)'")
-        )
+        return (records, (line.number, "record names device '\(record.device)'"))
       }
       if let previous = records.last {
         guard record.sequence == previous.sequence + 1, record.previousHash == previous.hash,
           previous.time < record.time
         else {
-          return .failure(RecordFailure(cause: "line \(line.number): hash chain broken"))
+          return (records, (line.number, "hash chain broken"))
         }
       }
       records.append(record)
     }
-    return .success(records)
+    return (records, nil)
   }
 
   /// The record at line `index` of `text` as an anchor, nil when it does not decode.

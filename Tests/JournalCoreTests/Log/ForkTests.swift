@@ -300,6 +300,30 @@ extension ForkTests {
     #expect(report.notes.count == 2)
   }
 
+  @Test func aBranchWhoseChainBreaksIsReadUpToTheBreakAndTheBreakIsCorruption() throws {
+    let scenario = try ForkScenario(seed: 21)
+    let log = try scenario.synced(original: true, service: .syncthing)
+    let name = SyncService.syncthing.copyName(of: "000001.jsonl")
+    let before = try log.readHistory()
+    let copy = try contents(log, "devices/phone/\(name)")
+    let lines = copy.split(separator: 0x0A).map { Array($0) + [0x0A] }
+    // The last record again, then the one before it: the chain breaks at the first of them.
+    try overwrite(
+      log,
+      "devices/phone/\(name)",
+      copy + lines[lines.count - 1] + lines[lines.count - 2]
+    )
+    let history = try log.readHistory()
+    #expect(history.records.map(\.id) == before.records.map(\.id))
+    #expect(
+      history.notices.contains { $0.description.contains("breaks the chain of a fork's branch") },
+      "\(history.notices)"
+    )
+    let report = try log.verify()
+    #expect(report.problems.map(\.file) == ["devices/phone/\(name)"], "\(report.problems)")
+    #expect(report.problems.first?.line == lines.count + 1)
+  }
+
   @Test func aBranchFileWithABrokenChainIsCorruption() throws {
     let scenario = try ForkScenario(seed: 3)
     let log = try scenario.synced(original: true, service: .iCloudDrive)
