@@ -10,7 +10,7 @@ import Foundation
 /// whether every set of the point was actually recorded.
 public struct Progression: Sendable, Hashable {
   /// One workout's best.
-  public struct Point: Sendable, Hashable {
+  public struct Point: Codable, Sendable, Hashable {
     public var date: Date
     public var timeZone: String
     public var workoutID: String
@@ -30,6 +30,12 @@ public struct Progression: Sendable, Hashable {
   /// The progression of the exercise named `name` (display or library name,
   /// case-insensitive) among `rows` (an audit), counting the logs `finished`
   /// names (`<workout id>/<log id>`).
+  /// A progression of `exercise` through `points`.
+  init(exercise: String, points: [Point]) {
+    self.exercise = exercise
+    self.points = points
+  }
+
   public init(exercise name: String, rows: [AuditRow], finished: Set<String>) {
     var byWorkout: [String: [AuditRow]] = [:]
     var order: [String] = []
@@ -66,6 +72,12 @@ extension Audit {
   /// The progression of one exercise over this audit's finished logs in
   /// `state` (the state the audit was made from).
   public func progression(of exercise: String, in state: JournalState) -> Progression {
+    Progression(exercise: exercise, rows: rows, finished: Self.finishedLogs(in: state))
+  }
+
+  /// The logs of `state`'s live workouts a chart counts (`<workout id>/<log id>`): the
+  /// completed ones, and every log of a workout that is over.
+  static func finishedLogs(in state: JournalState) -> Set<String> {
     var finished: Set<String> = []
     for workout in state.liveWorkouts {
       for log in workout.document.logs
@@ -73,6 +85,6 @@ extension Audit {
         finished.insert("\(workout.document.id)/\(log.id)")
       }
     }
-    return Progression(exercise: exercise, rows: rows, finished: finished)
+    return finished
   }
 }

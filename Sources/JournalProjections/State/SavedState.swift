@@ -28,13 +28,13 @@ package final class SavedState: @unchecked Sendable {
   /// The folder, inside the journal folder.
   package static let folder = ".journal-state"
   /// The layout's version.
-  static let format = 3
+  static let format = 5
   /// How many streams a device's latest actions are remembered in.
   static let recentLimit = 16
   /// How many of the most recently active workouts the head lists.
   static let activeLimit = 32
 
-  private let files: DocumentTreeWriter
+  let files: DocumentTreeWriter
   private let store: FileEventStore
   private let upcaster: Upcaster
   /// Whether this state may only be read (``open(journal:store:readOnly:)``).
@@ -203,7 +203,9 @@ package final class SavedState: @unchecked Sendable {
     if readOnly { throw Unavailable(reason: reason) }
     rebuiltBecause = reason
     tailNotices = []
-    for relative in ["head", "catalogue", "streams", "ids", "named", "reverts"] {
+    for relative in [
+      "head", "catalogue", "streams", "ids", "named", "reverts", "exercises", "splits",
+    ] {
       let path = files.absolute(relative)
       if FileManager.default.fileExists(atPath: path) {
         try FileManager.default.removeItem(atPath: path)
@@ -213,7 +215,7 @@ package final class SavedState: @unchecked Sendable {
     let all = try store.readHistory(after: [:])
     tailNotices = all.notices
     head.branches = Self.branches(of: all.forks)
-    try ingest(Array(all.events), positions: all.positions)
+    try ingest(Array(all.events), positions: all.positions, rebuilding: true)
   }
 
   /// The branches of `forks` as the head lists them.
@@ -236,7 +238,15 @@ package final class SavedState: @unchecked Sendable {
   ///
   /// - Throws: ``Untrusted`` when the state cannot follow without a full read: a file of it
   ///   does not check, or a revert changed whether the event that set the fold's `now` counts.
-  private func ingest(_ events: [StoredEvent], positions: [String: DevicePosition]) throws {
+  ///
+  /// The exercise index is brought up to date at once when `rebuilding`, which folds every
+  /// workout anyway; else the touched workouts are listed for the next read of it
+  /// (``refreshExercises()``), so that a write does not pay for records nobody asked for.
+  private func ingest(
+    _ events: [StoredEvent],
+    positions: [String: DevicePosition],
+    rebuilding: Bool = false
+  ) throws {
     var head = self.head
     var streamsOf = BucketedMap(files: files, folder: "ids", io: store.log.fileIO)
     var namedBy = BucketedMap(files: files, folder: "named", io: store.log.fileIO)
@@ -305,6 +315,10 @@ package final class SavedState: @unchecked Sendable {
     // The catalogue's entry of each touched workout: nil when it is not listed (never
     // started, its start undone, or quarantined).
     var listed: [String: WorkoutEntry?] = [:]
+    // When rebuilding, each touched workout's part of each exercise, and the year (UTC) it
+    // started.
+    var exercises: [String: [String: ExerciseIndex.Entry]] = [:]
+    var years: [String: Int] = [:]
     for stream in additions.keys.sorted() {
       let old = try streamEvents(stream)
       var held = old
@@ -358,9 +372,14 @@ package final class SavedState: @unchecked Sendable {
         if let failure = failures.first {
           head.quarantined[stream] = failure
           listed[id] = .some(nil)
+          exercises[id] = [:]
         } else {
           head.quarantined[stream] = nil
-          listed[id] = .some(Self.entry(of: id, decoded: decoded))
+          let state = Replayer.fold(decoded)
+          listed[id] = .some(Self.entry(of: id, in: state))
+          if rebuilding {
+            (exercises[id], years[id]) = Self.exerciseParts(of: id, in: state, history: decoded)
+          }
         }
       }
     }
@@ -401,15 +420,126 @@ package final class SavedState: @unchecked Sendable {
     }
 
     try updateCatalogue(listed, head: &head)
+    if rebuilding {
+      try ExerciseIndex.update(exercises, years: years, files: files, io: store.log.fileIO)
+    } else if !listed.isEmpty {
+      let held = try loadDirty()
+      let dirty = held.union(listed.keys)
+      if dirty != held {
+        try write("exercises/dirty", Array(dirty.sorted().joined(separator: "\n").utf8))
+      }
+    }
+    if additions.keys.contains(where: { !$0.hasPrefix("workout:") }) {
+      try saveLiveSplits(head.splits)
+    }
     head.positions = positions
     try saveHead(head)
     self.head = head
   }
 
-  /// The catalogue's entry of workout `id`, from `decoded` (its stream's events and the
-  /// reverts that concern them); nil when the fold has no such workout.
-  static func entry(of id: String, decoded: [FoldEvent]) -> WorkoutEntry? {
-    guard let workout = Replayer.fold(decoded).workouts[id] else { return nil }
+  /// A workout's part of each exercise (by key), and the year (UTC) it started.
+  static func exerciseParts(
+    of id: String,
+    in state: JournalState,
+    history: [FoldEvent]
+  ) -> ([String: ExerciseIndex.Entry], Int?) {
+    let start = state.workouts[id]?.document.start
+    return (
+      ExerciseIndex.entries(in: state, history: history),
+      start.map { utc.component(.year, from: $0) }
+    )
+  }
+
+  /// The workouts whose streams changed since the exercise index was brought up to date.
+  private func loadDirty() throws -> Set<String> {
+    guard let bytes = try files.read("exercises/dirty") else { return [] }
+    guard let body = Self.checked(bytes) else {
+      throw Untrusted(reason: "'exercises/dirty' does not match its checksum")
+    }
+    return Set(
+      body.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+    )
+  }
+
+  /// Brings the exercise index up to date with the workouts changed since it was: folds each
+  /// alone, from its stream's file.
+  ///
+  /// - Throws: ``Untrusted`` when a file of the state is damaged; ``Unavailable`` when the
+  ///   state may only be read and is behind.
+  func refreshExercises() throws {
+    guard !(try loadDirty()).isEmpty else { return }
+    if readOnly { throw Unavailable(reason: "its exercise index is behind") }
+    try locked {
+      let dirty = try loadDirty()
+      var exercises: [String: [String: ExerciseIndex.Entry]] = [:]
+      var years: [String: Int] = [:]
+      for id in dirty.sorted() {
+        let stream = "workout:\(id)"
+        var decoded: [FoldEvent] = []
+        var quarantined = false
+        for stored in try streamEvents(stream) {
+          if Journal.decode(stored, upcaster: upcaster, into: &decoded) != nil,
+            stored.stream == stream
+          {
+            quarantined = true
+          }
+        }
+        if quarantined {
+          exercises[id] = [:]
+        } else {
+          (exercises[id], years[id]) = Self.exerciseParts(
+            of: id,
+            in: Replayer.fold(decoded),
+            history: decoded
+          )
+        }
+      }
+      try ExerciseIndex.update(exercises, years: years, files: files, io: store.log.fileIO)
+      try files.remove("exercises/dirty")
+    }
+  }
+
+  /// Writes the documents of the live splits, in their order, folded from `streams` (every
+  /// stream that is not a workout's): what reads that only name things need of the splits.
+  private func saveLiveSplits(_ streams: [String]) throws {
+    var events: [StoredEvent] = []
+    var seen: Set<String> = []
+    for stream in streams {
+      for event in try streamEvents(stream) where seen.insert(event.id).inserted {
+        events.append(event)
+      }
+    }
+    events.sort { Self.mergeKey($0) < Self.mergeKey($1) }
+    var decoded: [FoldEvent] = []
+    for stored in events { _ = Journal.decode(stored, upcaster: upcaster, into: &decoded) }
+    let documents = Replayer.fold(decoded).liveSplits.map(\.document)
+    try write("splits", Array(try DocumentCoder.encode(documents)))
+  }
+
+  /// The documents of the live splits, in their order.
+  func liveSplits() throws -> [SplitDocument] {
+    guard let bytes = try files.read("splits") else { return [] }
+    guard let body = Self.checked(bytes) else {
+      throw Untrusted(reason: "'splits' does not match its checksum")
+    }
+    do {
+      return try DocumentCoder.decode([SplitDocument].self, from: Data(body), file: "splits")
+    } catch {
+      throw Untrusted(reason: "'splits' is unreadable")
+    }
+  }
+
+  /// The calendar a workout's year is read in.
+  static let utc: Calendar = {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+    return calendar
+  }()
+
+  /// The catalogue's entry of workout `id`, from `state` (the fold of its stream's events
+  /// and the reverts that concern them); nil when the fold has no such workout.
+  static func entry(of id: String, in state: JournalState) -> WorkoutEntry? {
+    guard let workout = state.workouts[id] else { return nil }
     let mark: Character =
       workout.deletedAt != nil ? "d" : workout.document.status.isResolved ? "c" : "o"
     var activity = workout.document.start
@@ -528,6 +658,13 @@ package final class SavedState: @unchecked Sendable {
       // The next command reads everything again: the state is only a cache.
       try? files.remove("head")
     }
+  }
+
+  /// Makes the next command start again from a full read: a file of the state was found
+  /// damaged.
+  func distrust() {
+    guard !readOnly else { return }
+    try? locked { try files.remove("head") }
   }
 
   // MARK: - Reading a scope
