@@ -97,8 +97,10 @@ struct DeviceBranches: Sendable {
   /// The copies read as branches (or found to hold nothing more); the listing's notice
   /// "not read" does not apply to them.
   var handled: Set<String> = []
-  /// Copies read as branches whose chain breaks after they leave the segment: the file, the
-  /// line of the break and why. Their records before it are read; the break is corruption.
+  /// Copies read as branches whose chain breaks after they leave the segment.
+  ///
+  /// The file, the line of the break and why. Their records before it are read; the break is
+  /// corruption.
   var broken: [(file: String, line: Int, cause: String)] = []
   /// For each copy read as a branch (by its ``Fork/file``): the segment of the record in
   /// common and the branch's lines, as a heal copies them into a branch file.
