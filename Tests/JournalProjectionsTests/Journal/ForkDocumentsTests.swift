@@ -5,9 +5,10 @@ import Testing
 
 @testable import JournalProjections
 
-/// A lifter's phone written in two places (a copy of the journal on another machine writing
-/// as `phone`), then synced: Dropbox, iCloud Drive or Syncthing keeps one version of the
-/// segment and the other as a copy. Every acknowledged event is in the rebuilt documents,
+/// A lifter's phone written in two places, then synced.
+///
+/// A copy of the journal on another machine writes as `phone`; Dropbox, iCloud Drive or
+/// Syncthing keeps one version of the segment and the other as a copy. Every acknowledged event is in the rebuilt documents,
 /// which are the same bytes whichever version the service kept as the original; the heal
 /// leaves a journal that verifies clean and rebuilds to the same documents with or without
 /// the copy (docs/OnDiskFormat.md, "Forks").
