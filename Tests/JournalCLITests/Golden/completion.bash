@@ -103,7 +103,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--starter --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--starter --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -120,7 +120,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--color --symbol --activity --rest --auto-advance --target-hr --starter --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--color --symbol --activity --rest --auto-advance --target-hr --starter --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -134,7 +134,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -152,7 +152,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--name --color --symbol --activity --rest --auto-advance --target-hr --no-auto-advance --no-rest --no-target-hr --no-activity --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--name --color --symbol --activity --rest --auto-advance --target-hr --no-auto-advance --no-rest --no-target-hr --no-activity --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -167,7 +167,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -182,7 +182,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -197,7 +197,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -217,7 +217,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--sets --reps --weight --seconds --load --library --machine --machine-based --position --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--sets --reps --weight --seconds --load --library --machine --machine-based --position --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -240,7 +240,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--name --sets --reps --weight --seconds --load --library --machine --machine-based --no-library --no-machine --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--name --sets --reps --weight --seconds --load --library --machine --machine-based --no-library --no-machine --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -256,7 +256,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -272,7 +272,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -288,7 +288,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -306,7 +306,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--load --machine-based --no-machine --region --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--load --machine-based --no-machine --region --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -319,7 +319,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--time-zone --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--time-zone --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -339,7 +339,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--reps --weight --seconds --workout --keep-open --started --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--reps --weight --seconds --workout --keep-open --started --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -359,7 +359,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--set --reps --weight --seconds --workout --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--set --reps --weight --seconds --workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -375,7 +375,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--workout --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -391,7 +391,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--workout --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -407,7 +407,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--workout --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -423,7 +423,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--workout --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -439,7 +439,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--workout --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -451,7 +451,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -472,7 +472,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--sets --reps --weight --seconds --notes --no-notes --workout --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--sets --reps --weight --seconds --notes --no-notes --workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -495,7 +495,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--kcal --avg-hr --max-hr --min-hr --zones --source --healthkit --workout --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--kcal --avg-hr --max-hr --min-hr --zones --source --healthkit --workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -509,7 +509,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--workout --count --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--workout --count --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -521,7 +521,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -534,7 +534,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--to --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--to --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -547,7 +547,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--as-of --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -564,7 +564,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--as-of --time-zone --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--as-of --time-zone --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -582,7 +582,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--exercise --split --since --until --format --as-of --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--exercise --split --since --until --format --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -596,7 +596,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--log --as-of --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--log --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -613,7 +613,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--field --as-of --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--field --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -630,7 +630,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--from --to --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--from --to --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -644,7 +644,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--exercise --as-of --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--exercise --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -659,7 +659,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--metric --svg --as-of --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--metric --svg --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -676,7 +676,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--format --as-of --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--format --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -690,7 +690,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--out --as-of --full --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--out --as-of --full --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -705,7 +705,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--dry-run --time-zone --format --unit --splits --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--dry-run --time-zone --format --unit --splits --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -719,7 +719,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--strict --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -731,7 +731,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--check --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--check --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -744,7 +744,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--seed --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--seed --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -759,7 +759,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--man --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--man --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -774,7 +774,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
