@@ -77,35 +77,4 @@ enum ChartSVG {
     text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
       .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
   }
-
-  /// Writes `data` to `url` atomically, readable by the owner only.
-  ///
-  /// A temporary file beside it is renamed over it. A directory is refused.
-  static func write(_ data: Data, to url: URL) throws {
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    {
-      throw CommandError("'\(url.path)' is a directory", hint: "name a file, e.g. 'bench.svg'")
-    }
-    let folder = url.deletingLastPathComponent()
-    let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
-    guard
-      FileManager.default.createFile(
-        atPath: temporary.path,
-        contents: data,
-        attributes: [.posixPermissions: 0o600]
-      )
-    else {
-      throw CommandError(
-        "cannot write '\(url.path)'",
-        hint: "check that '\(folder.path)' exists and is writable"
-      )
-    }
-    guard rename(temporary.path, url.path) == 0 else {
-      let reason = String(cString: strerror(errno))
-      try? FileManager.default.removeItem(at: temporary)
-      throw CommandError("cannot write '\(url.path)': \(reason)")
-    }
-  }
 }

@@ -66,6 +66,23 @@ extension Audit {
   /// The progression of one exercise over this audit's finished logs in
   /// `state` (the state the audit was made from).
   public func progression(of exercise: String, in state: JournalState) -> Progression {
+    Progression(exercise: exercise, rows: rows, finished: Progression.finishedLogs(in: state))
+  }
+
+  /// The progression of every exercise of ``exerciseTotals``, in that order, over this
+  /// audit's finished logs in `state` (the state the audit was made from).
+  ///
+  /// - Complexity: O(n × e) in the rows and the exercises.
+  public func progressions(in state: JournalState) -> [Progression] {
+    let finished = Progression.finishedLogs(in: state)
+    return exerciseTotals.map { Progression(exercise: $0.key, rows: rows, finished: finished) }
+  }
+}
+
+extension Progression {
+  /// The logs a progression counts, as `<workout id>/<log id>`: completed, or of a workout
+  /// that is over.
+  static func finishedLogs(in state: JournalState) -> Set<String> {
     var finished: Set<String> = []
     for workout in state.liveWorkouts {
       for log in workout.document.logs
@@ -73,6 +90,36 @@ extension Audit {
         finished.insert("\(workout.document.id)/\(log.id)")
       }
     }
-    return Progression(exercise: exercise, rows: rows, finished: finished)
+    return finished
+  }
+}
+
+extension Progression {
+  /// This progression with one point per week (Monday to Sunday, in each workout's own time
+  /// zone), for long histories: the week's best top set and best e1RM, dated and identified
+  /// by its last workout, all actual when every point of the week was.
+  ///
+  /// - Complexity: O(n) in the points.
+  public func weekly() -> Progression {
+    var weeks: [Point] = []
+    var current: CivilDay?
+    for point in points {
+      let week = CivilDay(point.date, timeZone: point.timeZone).weekStart
+      guard week == current, var last = weeks.popLast() else {
+        weeks.append(point)
+        current = week
+        continue
+      }
+      last.date = point.date
+      last.timeZone = point.timeZone
+      last.workoutID = point.workoutID
+      last.topSetWeight = max(last.topSetWeight, point.topSetWeight)
+      last.bestEstimatedOneRepMax = max(last.bestEstimatedOneRepMax, point.bestEstimatedOneRepMax)
+      last.isAllActual = last.isAllActual && point.isAllActual
+      weeks.append(last)
+    }
+    var copy = self
+    copy.points = weeks
+    return copy
   }
 }
