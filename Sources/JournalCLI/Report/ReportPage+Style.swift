@@ -34,6 +34,7 @@ extension ReportPage {
     figure { margin: 0 0 20px; }
     figcaption { font-weight: 600; margin-bottom: 6px; }
     svg.chart { display: block; width: 100%; height: auto; max-width: 640px; font-size: 12px; font-family: inherit; }
+    svg.bars, svg.progression { font-size: 14px; }
     svg.calendar { width: auto; max-width: 100%; margin-bottom: 6px; font-size: 11px; }
     .axis { fill: var(--muted); }
     .axisline { stroke: var(--muted); }
