@@ -58,7 +58,7 @@ extension ReportPage {
     html += ReportSVG.progression(title: title, points: points)
     html += "<p class=\"legend\"><span class=\"key top\"></span>top set "
     html += "<span class=\"key e1rm\"></span>e1RM "
-    html += "<span class=\"key hollow\"></span>sets filled in from the plan "
+    html += "<span class=\"key hollow\"></span>sets with the plan's values, not recorded "
     html += "<b class=\"prkey\">PR</b> personal record</p>\n"
     html += table(
       caption: "\(name) per \(per)",
@@ -69,7 +69,7 @@ extension ReportPage {
           h($0.label.replacingOccurrences(of: "week of ", with: "")),
           h(DisplayUnit.weight($0.topSet)),
           h(DisplayUnit.weight(ChartText.rounded($0.e1rm))),
-          $0.isAllActual ? "actual" : "filled in from the plan",
+          $0.isAllActual ? "actual" : "plan's values",
           h($0.records.joined(separator: ", ")),
         ]
       }
@@ -186,7 +186,7 @@ extension ReportPage {
     if shown.count < all.count {
       html += "<p class=\"note\">The newest \(shown.count) of \(all.count) are listed.</p>\n"
     }
-    let sessions = Set(content.summary.sessions.map(\.workoutID))
+    let sessions = Set(content.summary.sessions.suffix(Self.sessionLimit).map(\.workoutID))
     html += plainTable(
       caption: "Changes, newest first",
       headers: ["When", "Device", "What", "Change", "Workout"],
@@ -262,7 +262,12 @@ extension ReportPage {
       )
       html += "</figure>\n"
     }
-    let sessions = summary.sessions.reversed()
+    let sessions = summary.sessions.suffix(Self.sessionLimit).reversed()
+    if sessions.count < summary.sessions.count {
+      html +=
+        "<p class=\"note\">The newest \(sessions.count) of \(summary.workouts) sessions are "
+        + "listed; the weeks above hold them all.</p>\n"
+    }
     html += plainTable(
       caption: "Sessions, newest first",
       headers: ["Start", "Workout", "Duration", "Sets", "Volume"],

@@ -17,6 +17,8 @@ struct ReportPage {
   static let recentWorkouts = 5
   /// How many revisions are listed, the newest; the counts cover them all.
   static let revisionLimit = 200
+  /// How many sessions the time section lists, the newest; its weeks cover them all.
+  static let sessionLimit = 200
 
   /// The page's sections: id and heading, in order.
   static let sections = [

@@ -47,15 +47,15 @@ enum ReportSVG {
         guard day >= first, day <= last else { continue }
         let period = byDay[day]
         let shade = period.map { Self.level($0.volume, peak: peak) } ?? 0
-        let tip =
-          period.map {
-            "\(day): \($0.workouts) workout\($0.workouts == 1 ? "" : "s"), "
-              + "volume \(DisplayUnit.weight($0.volume))"
-          } ?? "\(day): rest"
+        // Days of training carry their figures as a tooltip; rest days only their colour.
+        let tip = period.map {
+          "<title>\(day): \($0.workouts) workout\($0.workouts == 1 ? "" : "s"), "
+            + "volume \(escape(DisplayUnit.weight($0.volume)))</title>"
+        }
         svg +=
           "<rect class=\"l\(shade)\" x=\"\(n(left + Double(week) * step))\" "
           + "y=\"\(n(top + Double(weekday) * step))\" width=\"\(n(cell))\" height=\"\(n(cell))\" "
-          + "rx=\"2\"><title>\(escape(tip))</title></rect>\n"
+          + (tip.map { "rx=\"2\">\($0)</rect>\n" } ?? "rx=\"2\"/>\n")
       }
     }
     return svg + "</svg>\n"
@@ -103,14 +103,7 @@ enum ReportSVG {
         + "width=\"\(n(max(0.5, slot - gap)))\" height=\"\(n(h))\"><title>"
         + escape("\(label): \(format(value))") + "</title></rect>\n"
     }
-    if let first = labels.first, let last = labels.last {
-      svg +=
-        "<text class=\"axis\" x=\"\(n(left))\" y=\"\(n(height - 8))\">\(escape(first))</text>\n"
-      if labels.count > 1 {
-        svg +=
-          "<text class=\"axis\" x=\"\(n(left + plotW))\" y=\"\(n(height - 8))\" text-anchor=\"end\">\(escape(last))</text>\n"
-      }
-    }
+    svg += endLabels(labels, left: left, right: left + plotW, y: height - 8)
     return svg + "</svg>\n"
   }
 
@@ -124,6 +117,9 @@ enum ReportSVG {
     /// The records this point holds (`heaviest`, `e1RM`), marked on the chart.
     var records: [String]
   }
+
+  /// More points than this are drawn as lines, with only the hollow points marked.
+  static let denseCount = ReportContent.pointsPerWorkoutLimit
 
   /// Top-set weight and best e1RM, one point each per workout (or week), oldest first.
   static func progression(title: String, points: [Point]) -> String {
@@ -156,29 +152,32 @@ enum ReportSVG {
       let line = points.indices.map { "\(n(x($0))),\(n(y(points[$0][keyPath: value])))" }
       svg += "<polyline class=\"\(series)\" points=\"\(line.joined(separator: " "))\"/>\n"
     }
+    // A dense chart (a long history, per week) marks only the points that differ, without
+    // tooltips: the table under it has every value.
+    let dense = points.count > denseCount
     for (i, point) in points.enumerated() {
       let fill = point.isAllActual ? "" : " hollow"
-      svg +=
-        "<circle class=\"top\(fill)\" cx=\"\(n(x(i)))\" cy=\"\(n(y(point.topSet)))\" r=\"3.5\"><title>"
-        + escape(
-          "\(point.label): top set \(DisplayUnit.weight(point.topSet)), e1RM "
-            + DisplayUnit.weight(ChartText.rounded(point.e1rm))
-            + (point.isAllActual ? "" : " (sets filled in from the plan)")
-        ) + "</title></circle>\n"
+      if dense {
+        if !point.isAllActual {
+          svg +=
+            "<circle class=\"top hollow\" cx=\"\(n(x(i)))\" cy=\"\(n(y(point.topSet)))\" r=\"2.5\"/>\n"
+        }
+      } else {
+        svg +=
+          "<circle class=\"top\(fill)\" cx=\"\(n(x(i)))\" cy=\"\(n(y(point.topSet)))\" r=\"3.5\"><title>"
+          + escape(
+            "\(point.label): top set \(DisplayUnit.weight(point.topSet)), e1RM "
+              + DisplayUnit.weight(ChartText.rounded(point.e1rm))
+              + (point.isAllActual ? "" : " (some sets have the plan's values)")
+          ) + "</title></circle>\n"
+      }
       if !point.records.isEmpty {
         let value = point.records.contains("heaviest") ? point.topSet : point.e1rm
         svg +=
           "<text class=\"pr\" x=\"\(n(x(i)))\" y=\"\(n(y(value) - 8))\" text-anchor=\"middle\">PR</text>\n"
       }
     }
-    if let first = points.first, let last = points.last {
-      svg +=
-        "<text class=\"axis\" x=\"\(n(left))\" y=\"\(n(height - 8))\">\(escape(first.label))</text>\n"
-      if points.count > 1 {
-        svg +=
-          "<text class=\"axis\" x=\"\(n(left + plotW))\" y=\"\(n(height - 8))\" text-anchor=\"end\">\(escape(last.label))</text>\n"
-      }
-    }
+    svg += endLabels(points.map(\.label), left: left, right: left + plotW, y: height - 8)
     return svg + "</svg>\n"
   }
 
@@ -202,6 +201,17 @@ enum ReportSVG {
   static func axes(left: Double, top: Double, width: Double, height: Double) -> String {
     "<line class=\"axisline\" x1=\"\(n(left))\" y1=\"\(n(top + height))\" x2=\"\(n(left + width))\" y2=\"\(n(top + height))\"/>\n"
       + "<line class=\"axisline\" x1=\"\(n(left))\" y1=\"\(n(top))\" x2=\"\(n(left))\" y2=\"\(n(top + height))\"/>\n"
+  }
+
+  /// The first and last of `labels` under the x axis, at its two ends.
+  static func endLabels(_ labels: [String], left: Double, right: Double, y: Double) -> String {
+    guard let first = labels.first, let last = labels.last else { return "" }
+    var svg = "<text class=\"axis\" x=\"\(n(left))\" y=\"\(n(y))\">\(escape(first))</text>\n"
+    if labels.count > 1 {
+      svg +=
+        "<text class=\"axis\" x=\"\(n(right))\" y=\"\(n(y))\" text-anchor=\"end\">\(escape(last))</text>\n"
+    }
+    return svg
   }
 
   static func n(_ value: Double) -> String { ChartSVG.n(value) }

@@ -31,18 +31,22 @@ public struct Progression: Sendable, Hashable {
   /// case-insensitive) among `rows` (an audit), counting the logs `finished`
   /// names (`<workout id>/<log id>`).
   public init(exercise name: String, rows: [AuditRow], finished: Set<String>) {
+    let matching = rows.filter { $0.matches(exercise: name) }
+    self.init(key: matching.first?.exerciseKey ?? name, matching: matching, finished: finished)
+  }
+
+  /// The progression of the exercise `key` from `rows`, all of that exercise.
+  init(key: String, matching rows: [AuditRow], finished: Set<String>) {
     var byWorkout: [String: [AuditRow]] = [:]
     var order: [String] = []
-    var key: String?
-    for row in rows where row.matches(exercise: name) {
-      key = key ?? row.exerciseKey
+    for row in rows {
       guard row.provenance != .reverted, row.loadType == .weight,
         finished.contains("\(row.workoutID)/\(row.logID)")
       else { continue }
       if byWorkout[row.workoutID] == nil { order.append(row.workoutID) }
       byWorkout[row.workoutID, default: []].append(row)
     }
-    exercise = key ?? name
+    exercise = key
     points = order.compactMap { id in
       let sets = byWorkout[id] ?? []
       let lifted = sets.filter { ($0.actual.reps ?? 0) >= 1 && ($0.actual.weight ?? 0) > 0 }
@@ -72,10 +76,14 @@ extension Audit {
   /// The progression of every exercise of ``exerciseTotals``, in that order, over this
   /// audit's finished logs in `state` (the state the audit was made from).
   ///
-  /// - Complexity: O(n × e) in the rows and the exercises.
+  /// - Complexity: O(n) in the rows.
   public func progressions(in state: JournalState) -> [Progression] {
     let finished = Progression.finishedLogs(in: state)
-    return exerciseTotals.map { Progression(exercise: $0.key, rows: rows, finished: finished) }
+    var byExercise: [String: [AuditRow]] = [:]
+    for row in rows { byExercise[row.exerciseKey, default: []].append(row) }
+    return exerciseTotals.map {
+      Progression(key: $0.key, matching: byExercise[$0.key] ?? [], finished: finished)
+    }
   }
 }
 
