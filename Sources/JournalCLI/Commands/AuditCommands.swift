@@ -101,7 +101,11 @@ enum AuditCommands {
     let session = try JournalSession.naming(
       workout: reference,
       invocation,
-      scope: StateScope(latestWorkout: reference == nil, workouts: reference.map { [$0] } ?? [])
+      scope: StateScope(
+        latestWorkout: reference == nil,
+        workouts: reference.map { [$0] } ?? [],
+        splits: false
+      )
     )
     try invocation.expectPositionals(atMost: 1)
     let state = session.state()

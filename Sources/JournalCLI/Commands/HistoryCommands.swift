@@ -30,7 +30,8 @@ enum HistoryCommands {
     // further back than they reach, it runs again on the whole history.
     let device = try JournalSession.device(invocation)
     let scope =
-      workout.map { StateScope(workouts: [$0]) } ?? StateScope(recentActionsOf: device)
+      workout.map { StateScope(workouts: [$0], splits: false) }
+      ?? StateScope(recentActionsOf: device, splits: false)
     func undo(_ session: JournalSession) throws -> Journal.Reversal {
       try session.journal.undo(
         device: session.device,

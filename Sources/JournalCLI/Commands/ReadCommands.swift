@@ -14,11 +14,7 @@ enum ReadCommands {
     let session = try JournalSession.naming(
       workout: invocation.arguments.positionals.first,
       invocation,
-      scope: StateScope(
-        openWorkouts: true,
-        latestWorkout: true,
-        workouts: Array(invocation.arguments.positionals.prefix(1))
-      )
+      scope: .workout(invocation.arguments.positionals.first)
     )
     try invocation.expectPositionals(atMost: 1)
     let point = try invocation.string("as-of").map {

@@ -517,8 +517,8 @@ package final class SavedState: @unchecked Sendable {
 
   // MARK: - Reading a scope
 
-  /// The stored events of the streams `scope` needs, in merge order: every split's, every
-  /// revert, and the workouts it names.
+  /// The stored events of the streams `scope` needs, in merge order: the splits' when it
+  /// asks for them, the workouts it names, and the reverts that concern those.
   ///
   /// A file of the state found damaged on the way makes it start again from a full read.
   func events(for scope: StateScope) throws -> [StoredEvent] {
@@ -532,12 +532,12 @@ package final class SavedState: @unchecked Sendable {
   }
 
   private func heldEvents(for scope: StateScope) throws -> [StoredEvent] {
-    var streams = Set(head.splits)
+    var streams = scope.splits ? Set(head.splits) : []
     if scope.openWorkouts { for id in head.open { streams.insert("workout:\(id)") } }
     if scope.latestWorkout, let latest = head.latest { streams.insert("workout:\(latest)") }
     // A whole id names its stream; a prefix is looked up in the catalogue.
     for reference in scope.workouts.map({ $0.uppercased() }) {
-      guard reference.utf8.count < 26 else {
+      guard !StateScope.isWholeID(reference) else {
         streams.insert("workout:\(reference)")
         continue
       }
@@ -909,9 +909,8 @@ package final class SavedState: @unchecked Sendable {
 /// What a command needs folded: the streams it reads or writes.
 ///
 /// A journal opened with a scope (``Journal/open(store:scope:newID:readOnly:)``) reads the events of
-/// those streams from the saved state beside the journal, not the whole history. Every scope
-/// holds every split, and each stream comes with the reverts that concern it; ``all`` holds
-/// every stream.
+/// those streams from the saved state beside the journal, not the whole history. Each stream
+/// comes with the reverts that concern it; ``all`` holds every stream.
 ///
 /// ```swift
 /// // Record a set on the watch: only the open workouts are read.
@@ -932,6 +931,10 @@ public struct StateScope: Sendable, Hashable {
   public var recentActionsOf: String?
   /// The workouts a day's snapshot reads.
   public var day: Day?
+  /// Every split, the splits' order and every other stream that is not a workout's: what
+  /// editing splits, starting a workout, finding things by name and naming the next split
+  /// need. A command about workouts it names by id leaves them out.
+  public var splits = true
 
   /// A local day, and the moment after which workouts are not counted.
   ///
@@ -956,7 +959,8 @@ public struct StateScope: Sendable, Hashable {
     latestWorkout: Bool = false,
     workouts: [String] = [],
     recentActionsOf: String? = nil,
-    day: Day? = nil
+    day: Day? = nil,
+    splits: Bool = true
   ) {
     self.everything = everything
     self.openWorkouts = openWorkouts
@@ -964,6 +968,7 @@ public struct StateScope: Sendable, Hashable {
     self.workouts = workouts
     self.recentActionsOf = recentActionsOf
     self.day = day
+    self.splits = splits
   }
 
   /// The whole history.
@@ -971,11 +976,26 @@ public struct StateScope: Sendable, Hashable {
 
   /// What a command about one workout needs: the workout `reference` names, else the open
   /// ones, else the latest (corrections after the fact).
+  ///
+  /// The splits are held only when `reference` may name a workout by its split's name, that
+  /// is when it is not a whole id.
   public static func workout(_ reference: String?) -> StateScope {
-    StateScope(openWorkouts: true, latestWorkout: true, workouts: reference.map { [$0] } ?? [])
+    StateScope(
+      openWorkouts: true,
+      latestWorkout: true,
+      workouts: reference.map { [$0] } ?? [],
+      splits: reference.map { !isWholeID($0) } ?? false
+    )
   }
 
-  /// What a command that edits splits or starts a workout needs: the splits (every scope
-  /// holds them) and the open workouts.
+  /// Whether `reference` is spelt as a whole id (26 characters of the ids' alphabet), so
+  /// that it names a workout by id, or a name spelt like one.
+  public static func isWholeID(_ reference: String) -> Bool {
+    reference.utf8.count == 26
+      && reference.uppercased().utf8.allSatisfy { ULID.digitValue(of: $0) != nil }
+  }
+
+  /// What a command that edits splits or starts a workout needs: the splits and the open
+  /// workouts.
   public static let splits = StateScope(openWorkouts: true)
 }
