@@ -73,8 +73,15 @@ enum ChartSVG {
   /// A coordinate rounded to 0.1, without a trailing `.0`.
   static func n(_ value: Double) -> String { WeightUnit.number((value * 10).rounded() / 10) }
 
+  /// `text` with `&`, `<`, `>` and `"` escaped, for XML and HTML text and attribute values.
   static func escape(_ text: String) -> String {
-    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-      .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    // Most text has none of them: returned as it is, without four searches.
+    guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 })
+    else { return text }
+    return text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(
+      of: "<",
+      with: "&lt;"
+    )
+    .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
   }
 }

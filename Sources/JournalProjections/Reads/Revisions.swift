@@ -61,22 +61,28 @@ public enum Revisions {
       return true
     }
     let cancelled = Replayer.cancelledEvents(in: history)
-    // The log names every plan gave, and the streams of the events reverts name.
+    // One walk: the log names every plan gave, the reverts, and the changes in the range.
     var names: [String: String] = [:]
     var reverts: [String: [String]] = [:]
-    for e in history {
-      switch e.event {
+    var changes: [Int] = []
+    for index in history.indices {
+      switch history[index].event {
       case .workoutStarted(let started):
         for plan in started.logs { names[plan.logID] = plan.plan.name }
       case .logAdded(let plan): names[plan.logID] = plan.plan.name
-      case .eventsReverted(let revert): reverts[e.id] = revert.eventIDs
-      default: break
+      case .eventsReverted(let revert):
+        reverts[history[index].id] = revert.eventIDs
+        if admits(history[index].at) { changes.append(index) }
+      case .setAdjusted, .logReset:
+        if admits(history[index].at) { changes.append(index) }
+      default: continue
       }
     }
+    // The streams of the events reverts name (stored ids, compared as values).
     var streams: [String: String] = [:]
     if !reverts.isEmpty {
-      let named = Set(reverts.values.joined())
-      for e in history where named.contains(e.id) { streams[e.id] = e.stream }
+      let named = Set(reverts.values.joined().map(EventID.init))
+      for e in history where named.contains(e.eventID.stored) { streams[e.storedID] = e.stream }
     }
     /// The stream a revert changes: that of the first event it names, through the reverts it
     /// names (a redo names an undo).
@@ -94,25 +100,19 @@ public enum Revisions {
       workoutID.flatMap { state.workouts[$0]?.timeZone.identifier } ?? "UTC"
     }
     var entries: [Entry] = []
-    for e in history where admits(e.at) {
+    for index in changes {
+      let e = history[index]
       let kind: Entry.Kind
       var workoutID: String? = e.stream.hasPrefix("workout:") ? e.streamID : nil
+      let workout = workoutID.flatMap { state.workouts[$0] }
       var summary: String
       switch e.event {
       case .setAdjusted:
         kind = .correction
-        summary = WorkoutHistory.summary(
-          e,
-          names: names,
-          workout: workoutID.flatMap { state.workouts[$0] }
-        )
+        summary = WorkoutHistory.summary(e, names: names, workout: workout)
       case .logReset:
         kind = .reset
-        summary = WorkoutHistory.summary(
-          e,
-          names: names,
-          workout: workoutID.flatMap { state.workouts[$0] }
-        )
+        summary = WorkoutHistory.summary(e, names: names, workout: workout)
       case .eventsReverted(let revert):
         kind =
           switch revert.reason {
