@@ -23,25 +23,34 @@ enum ChartCommands {
       AuditCommands.asOf,
     ]
   ) { invocation in
-    let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 0)
-    let point = try AuditCommands.point(invocation, session)
-    let state = session.journal.state(upTo: point)
-    let audit = Audit(
-      state: state,
-      history: Array(Replayer.prefix(session.journal.history, upTo: point)),
-      filter: AuditFilter(
-        exercise: try invocation.string("exercise").map { try state.exerciseName($0) },
-        includeReverted: false
+    let exercise = invocation.string("exercise")
+    let all = try answered(invocation) { session in
+      try session.journal.records(
+        exercise: exercise,
+        upTo: try AuditCommands.point(invocation, session)
       )
-    )
-    let all = ExerciseRecords.all(from: audit.rows)
+    }
     if invocation.wantsJSON {
       invocation.printJSON(all.map(json))
       return ExitStatus.success
     }
     invocation.console.print(AuditOutput.records(all))
     return ExitStatus.success
+  }
+
+  /// What `read` answers from the saved state's exercise index, else from the whole history.
+  static func answered<T>(
+    _ invocation: Invocation,
+    _ read: (JournalSession) throws -> T
+  ) throws
+    -> T
+  {
+    do {
+      return try read(JournalSession(invocation, scope: StateScope(splits: false)))
+    } catch is ScopeTooNarrow {
+      return try read(JournalSession(invocation, scope: .all))
+    }
   }
 
   static func json(_ r: ExerciseRecords) -> [String: Any] {
@@ -94,25 +103,18 @@ enum ChartCommands {
       AuditCommands.asOf,
     ]
   ) { invocation in
-    let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 1)
     let typed = try invocation.positional(0, "EXERCISE")
     let metric = invocation.string("metric") ?? "weight"
     guard metric == "weight" || metric == "e1rm" else {
       throw UsageError("unknown metric '\(metric)': use weight or e1rm")
     }
-    let point = try AuditCommands.point(invocation, session)
-    let state = session.journal.state(upTo: point)
-    let name = try state.exerciseName(typed)
-    let audit = Audit(
-      state: state,
-      history: Array(Replayer.prefix(session.journal.history, upTo: point)),
-      filter: AuditFilter(exercise: name, includeReverted: false)
-    )
-    guard !audit.rows.isEmpty else {
-      throw CommandError("no sets of exercise '\(name)'", hint: "name it as in 'journal records'")
+    let progression = try answered(invocation) { session in
+      try session.journal.progression(
+        of: typed,
+        upTo: try AuditCommands.point(invocation, session)
+      )
     }
-    let progression = audit.progression(of: name, in: state)
     let values = progression.points.map {
       metric == "weight" ? $0.topSetWeight : $0.bestEstimatedOneRepMax
     }

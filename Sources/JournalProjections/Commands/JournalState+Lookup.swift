@@ -71,22 +71,33 @@ extension JournalState {
   /// Reads that filter by exercise (`audit`, `records`, `chart`) resolve the name with it
   /// first, so `bench` means `Bench Press` there as in the workout commands.
   public func exerciseName(_ reference: String) throws(CommandError) -> String {
+    var lifted: Set<String> = []
+    for workout in workouts.values where workout.deletedAt == nil {
+      for log in workout.document.logs {
+        lifted.insert(log.exerciseName)
+        if let library = log.libraryName { lifted.insert(library) }
+      }
+    }
+    return try Self.exerciseName(reference, splits: liveSplits.map(\.document), lifted: lifted)
+  }
+
+  /// The exercise `reference` names among the exercises of `splits` (in their order) and
+  /// the names of the exercises `lifted` in live workouts (sorted).
+  static func exerciseName(
+    _ reference: String,
+    splits: [SplitDocument],
+    lifted: Set<String>
+  ) throws(CommandError) -> String {
     var names: [String] = []
-    for split in liveSplits {
-      for exercise in split.document.exercises {
+    for split in splits {
+      for exercise in split.exercises {
         names.append(exercise.name)
         if let library = exercise.libraryName { names.append(library) }
       }
     }
-    for workout in workouts.values where workout.deletedAt == nil {
-      for log in workout.document.logs {
-        names.append(log.exerciseName)
-        if let library = log.libraryName { names.append(library) }
-      }
-    }
-    guard let name = try Self.pickName(reference, among: Self.distinct(names), what: "exercise")
-    else {
-      throw CommandError("unknown exercise '\(reference)'", hint: Self.known(Self.distinct(names)))
+    names = Self.distinct(names + lifted.sorted())
+    guard let name = try Self.pickName(reference, among: names, what: "exercise") else {
+      throw CommandError("unknown exercise '\(reference)'", hint: Self.known(names))
     }
     return name
   }

@@ -10,7 +10,7 @@ import Foundation
 /// whether every set of the point was actually recorded.
 public struct Progression: Sendable, Hashable {
   /// One workout's best.
-  public struct Point: Sendable, Hashable {
+  public struct Point: Codable, Sendable, Hashable {
     public var date: Date
     public var timeZone: String
     public var workoutID: String
@@ -26,6 +26,12 @@ public struct Progression: Sendable, Hashable {
   public var exercise: String
   /// Oldest first.
   public var points: [Point]
+
+  /// A progression of `exercise` through `points`.
+  init(exercise: String, points: [Point]) {
+    self.exercise = exercise
+    self.points = points
+  }
 
   /// The progression of the exercise named `name` (display or library name,
   /// case-insensitive) among `rows` (an audit), counting the logs `finished`
@@ -70,7 +76,7 @@ extension Audit {
   /// The progression of one exercise over this audit's finished logs in
   /// `state` (the state the audit was made from).
   public func progression(of exercise: String, in state: JournalState) -> Progression {
-    Progression(exercise: exercise, rows: rows, finished: Progression.finishedLogs(in: state))
+    Progression(exercise: exercise, rows: rows, finished: Self.finishedLogs(in: state))
   }
 
   /// The progression of every exercise of ``exerciseTotals``, in that order, over this
@@ -78,18 +84,16 @@ extension Audit {
   ///
   /// - Complexity: O(n) in the rows.
   public func progressions(in state: JournalState) -> [Progression] {
-    let finished = Progression.finishedLogs(in: state)
+    let finished = Self.finishedLogs(in: state)
     var byExercise: [String: [AuditRow]] = [:]
     for row in rows { byExercise[row.exerciseKey, default: []].append(row) }
     return exerciseTotals.map {
       Progression(key: $0.key, matching: byExercise[$0.key] ?? [], finished: finished)
     }
   }
-}
 
-extension Progression {
-  /// The logs a progression counts, as `<workout id>/<log id>`: completed, or of a workout
-  /// that is over.
+  /// The logs of `state`'s live workouts a chart counts (`<workout id>/<log id>`): the
+  /// completed ones, and every log of a workout that is over.
   static func finishedLogs(in state: JournalState) -> Set<String> {
     var finished: Set<String> = []
     for workout in state.liveWorkouts {

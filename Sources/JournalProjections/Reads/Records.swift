@@ -13,9 +13,9 @@ import Foundation
 ///
 /// A warm-up (``AuditRow/isWarmUp``) sets no record and is not counted in ``sets``; its volume
 /// counts toward its session's, as it counts toward every volume (docs/Import.md).
-public struct ExerciseRecords: Sendable, Hashable {
+public struct ExerciseRecords: Codable, Sendable, Hashable {
   /// One set that holds a record.
-  public struct RecordSet: Sendable, Hashable {
+  public struct RecordSet: Codable, Sendable, Hashable {
     /// The record's value: weight, e1RM or reps × weight.
     public var value: Double
     public var reps: Int
@@ -27,7 +27,7 @@ public struct ExerciseRecords: Sendable, Hashable {
   }
 
   /// The most reps done at a weight.
-  public struct RepsAtWeight: Sendable, Hashable {
+  public struct RepsAtWeight: Codable, Sendable, Hashable {
     public var weight: Double
     public var reps: Int
     public var date: Date
@@ -36,7 +36,7 @@ public struct ExerciseRecords: Sendable, Hashable {
   }
 
   /// The heaviest volume of the exercise in one workout.
-  public struct Session: Sendable, Hashable {
+  public struct Session: Codable, Sendable, Hashable {
     public var volume: Double
     public var sets: Int
     public var date: Date
@@ -134,6 +134,53 @@ public struct ExerciseRecords: Sendable, Hashable {
       curve.append(entry)
     }
     repsAtWeight = curve
+  }
+
+  /// The records of one exercise over all of `parts`, each the records of the exercise in
+  /// other workouts than the others' (or a merge of such): what ``init(exercise:rows:)``
+  /// gives over the rows of every part at once.
+  ///
+  /// A record and a reps-at-weight entry are held by one set, a best session by one workout:
+  /// the best of the parts' wins, and a tie goes to the earlier set as in rows' order (by
+  /// date, then workout). A reps-at-weight entry a part left out was beaten inside its own
+  /// workouts by a heavier weight with as many reps, so it is beaten over every part too.
+  static func merging(_ parts: [ExerciseRecords]) -> ExerciseRecords? {
+    guard var merged = parts.first else { return nil }
+    func better<T>(_ a: T?, _ b: T?, _ value: (T) -> Double, _ order: (T) -> (Date, String)) -> T? {
+      guard let a else { return b }
+      guard let b else { return a }
+      if value(a) != value(b) { return value(a) > value(b) ? a : b }
+      return order(a) <= order(b) ? a : b
+    }
+    var repsByWeight: [Double: RepsAtWeight] = [:]
+    for entry in merged.repsAtWeight { repsByWeight[entry.weight] = entry }
+    for part in parts.dropFirst() {
+      merged.sets += part.sets
+      merged.heaviest = better(merged.heaviest, part.heaviest, \.value) { ($0.date, $0.workoutID) }
+      merged.bestEstimatedOneRepMax = better(
+        merged.bestEstimatedOneRepMax,
+        part.bestEstimatedOneRepMax,
+        \.value
+      ) { ($0.date, $0.workoutID) }
+      merged.bestSetVolume = better(merged.bestSetVolume, part.bestSetVolume, \.value) {
+        ($0.date, $0.workoutID)
+      }
+      merged.bestSession = better(merged.bestSession, part.bestSession, \.volume) {
+        ($0.date, $0.workoutID)
+      }
+      for entry in part.repsAtWeight {
+        repsByWeight[entry.weight] =
+          better(repsByWeight[entry.weight], entry, { Double($0.reps) }) {
+            ($0.date, $0.workoutID)
+          }
+      }
+    }
+    merged.repsAtWeight = []
+    for entry in repsByWeight.values.sorted(by: { $0.weight > $1.weight })
+    where entry.reps > merged.repsAtWeight.last?.reps ?? 0 {
+      merged.repsAtWeight.append(entry)
+    }
+    return merged
   }
 
   /// Adds `row` to the session of its workout, the first of which is appended to `order`.

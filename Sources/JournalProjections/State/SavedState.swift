@@ -28,13 +28,13 @@ package final class SavedState: @unchecked Sendable {
   /// The folder, inside the journal folder.
   package static let folder = ".journal-state"
   /// The layout's version.
-  static let format = 3
+  static let format = 4
   /// How many streams a device's latest actions are remembered in.
   static let recentLimit = 16
   /// How many of the most recently active workouts the head lists.
   static let activeLimit = 32
 
-  private let files: DocumentTreeWriter
+  let files: DocumentTreeWriter
   private let store: FileEventStore
   private let upcaster: Upcaster
   /// Whether this state may only be read (``open(journal:store:readOnly:)``).
@@ -194,7 +194,9 @@ package final class SavedState: @unchecked Sendable {
     if readOnly { throw Unavailable(reason: reason) }
     rebuiltBecause = reason
     tailNotices = []
-    for relative in ["head", "catalogue", "streams", "ids", "named", "reverts"] {
+    for relative in [
+      "head", "catalogue", "streams", "ids", "named", "reverts", "exercises", "splits",
+    ] {
       let path = files.absolute(relative)
       if FileManager.default.fileExists(atPath: path) {
         try FileManager.default.removeItem(atPath: path)
@@ -290,6 +292,9 @@ package final class SavedState: @unchecked Sendable {
     // The catalogue's entry of each touched workout: nil when it is not listed (never
     // started, its start undone, or quarantined).
     var listed: [String: WorkoutEntry?] = [:]
+    // Each touched workout's part of each exercise, and the year (UTC) it started.
+    var exercises: [String: [String: ExerciseIndex.Entry]] = [:]
+    var years: [String: Int] = [:]
     for stream in additions.keys.sorted() {
       let old = try streamEvents(stream)
       var held = old
@@ -340,12 +345,18 @@ package final class SavedState: @unchecked Sendable {
       }
       if stream.hasPrefix("workout:") {
         let id = FoldEvent.streamID(of: stream)
+        exercises[id] = [:]
         if let failure = failures.first {
           head.quarantined[stream] = failure
           listed[id] = .some(nil)
         } else {
           head.quarantined[stream] = nil
-          listed[id] = .some(Self.entry(of: id, decoded: decoded))
+          let state = Replayer.fold(decoded)
+          listed[id] = .some(Self.entry(of: id, in: state))
+          exercises[id] = ExerciseIndex.entries(in: state, history: decoded)
+          if let start = state.workouts[id]?.document.start {
+            years[id] = Self.utc.component(.year, from: start)
+          }
         }
       }
     }
@@ -386,15 +397,56 @@ package final class SavedState: @unchecked Sendable {
     }
 
     try updateCatalogue(listed, head: &head)
+    try ExerciseIndex.update(exercises, years: years, files: files)
+    if additions.keys.contains(where: { !$0.hasPrefix("workout:") }) {
+      try saveLiveSplits(head.splits)
+    }
     head.positions = positions
     try saveHead(head)
     self.head = head
   }
 
-  /// The catalogue's entry of workout `id`, from `decoded` (its stream's events and the
-  /// reverts that concern them); nil when the fold has no such workout.
-  static func entry(of id: String, decoded: [FoldEvent]) -> WorkoutEntry? {
-    guard let workout = Replayer.fold(decoded).workouts[id] else { return nil }
+  /// Writes the documents of the live splits, in their order, folded from `streams` (every
+  /// stream that is not a workout's): what reads that only name things need of the splits.
+  private func saveLiveSplits(_ streams: [String]) throws {
+    var events: [StoredEvent] = []
+    var seen: Set<String> = []
+    for stream in streams {
+      for event in try streamEvents(stream) where seen.insert(event.id).inserted {
+        events.append(event)
+      }
+    }
+    events.sort { Self.mergeKey($0) < Self.mergeKey($1) }
+    var decoded: [FoldEvent] = []
+    for stored in events { _ = Journal.decode(stored, upcaster: upcaster, into: &decoded) }
+    let documents = Replayer.fold(decoded).liveSplits.map(\.document)
+    try write("splits", Array(try DocumentCoder.encode(documents)))
+  }
+
+  /// The documents of the live splits, in their order.
+  func liveSplits() throws -> [SplitDocument] {
+    guard let bytes = try files.read("splits") else { return [] }
+    guard let body = Self.checked(bytes) else {
+      throw Untrusted(reason: "'splits' does not match its checksum")
+    }
+    do {
+      return try DocumentCoder.decode([SplitDocument].self, from: Data(body), file: "splits")
+    } catch {
+      throw Untrusted(reason: "'splits' is unreadable")
+    }
+  }
+
+  /// The calendar a workout's year is read in.
+  static let utc: Calendar = {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+    return calendar
+  }()
+
+  /// The catalogue's entry of workout `id`, from `state` (the fold of its stream's events
+  /// and the reverts that concern them); nil when the fold has no such workout.
+  static func entry(of id: String, in state: JournalState) -> WorkoutEntry? {
+    guard let workout = state.workouts[id] else { return nil }
     let mark: Character =
       workout.deletedAt != nil ? "d" : workout.document.status.isResolved ? "c" : "o"
     var activity = workout.document.start
@@ -513,6 +565,13 @@ package final class SavedState: @unchecked Sendable {
       // The next command reads everything again: the state is only a cache.
       try? files.remove("head")
     }
+  }
+
+  /// Makes the next command start again from a full read: a file of the state was found
+  /// damaged.
+  func distrust() {
+    guard !readOnly else { return }
+    try? locked { try files.remove("head") }
   }
 
   // MARK: - Reading a scope
