@@ -141,16 +141,14 @@ extension ReportPage {
         let done = sets.filter { $0.provenance != .reverted }.map { row -> String in
           let deviation = SetText.deviation(row.deviation)
           let text = h(SetText.values(row.actual, row.loadType))
-          var classes: [String] = []
+          var classes = ["set"]
           if !deviation.isEmpty { classes.append("dev") }
           if !row.provenance.isActual { classes.append("planfill") }
           let note = deviation.isEmpty ? "" : " <small>(\(h(deviation)))</small>"
-          return classes.isEmpty
-            ? text + note
-            : "<span class=\"\(classes.joined(separator: " "))\">\(text)\(note)</span>"
+          return "<span class=\"\(classes.joined(separator: " "))\">\(text)\(note)</span>"
         }
         rows.append([
-          h(log.exerciseName), h(WorkoutOutput.plan(log)),
+          h(log.exerciseName), "<span class=\"set\">\(h(WorkoutOutput.plan(log)))</span>",
           done.isEmpty ? "—" : done.joined(separator: " · "), h(log.status.describedForPeople),
         ])
       }

@@ -61,6 +61,7 @@ extension ReportPage {
     th { font-weight: 600; }
     .num { text-align: right; }
     details.data summary { cursor: pointer; color: var(--accent); font-size: .9rem; }
+    .set { white-space: nowrap; }
     .dev { background: var(--devbg); color: var(--dev); border-radius: 3px; padding: 0 2px; }
     .planfill { font-style: italic; color: var(--muted); }
     article ~ article { border-top: 1px solid var(--line); }
