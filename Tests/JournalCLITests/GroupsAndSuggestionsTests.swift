@@ -41,7 +41,7 @@ import Testing
     #expect(result.status == 0)
     #expect(result.out.hasPrefix("journal \(Help.toolVersion)\n"))
     #expect(result.out.contains("journal format 1"))
-    #expect(result.out.contains("set.completed v2"))
+    #expect(result.out.contains("set.completed v3"))
     #expect(result.out.contains("SplitDocument 3, WorkoutDocument 5"))
   }
 

@@ -177,6 +177,7 @@ import Testing
         for key in [
           "workout", "log", "event", "device", "provenance", "recordedAs", "original",
           "adjustments", "imported", "date", "planned", "deviation", "timeZone", "libraryName",
+          "timing",
         ] {
           kept[key] = nil
         }

@@ -119,7 +119,15 @@ enum ChartCommands {
       metric == "weight" ? $0.topSetWeight : $0.bestEstimatedOneRepMax
     }
     var dates = ZonedDates()
-    let days = progression.points.map { dates.day($0.date, in: $0.timeZone) }
+    // The days of the newest `count` points, the others' left empty: the terminal shows no
+    // more points than it has columns.
+    func days(newest count: Int) -> [String] {
+      let first = max(0, progression.points.count - count)
+      return progression.points.indices.map { index in
+        let point = progression.points[index]
+        return index < first ? "" : dates.day(point.date, in: point.timeZone)
+      }
+    }
     let title =
       "\(progression.exercise): " + (metric == "weight" ? "top-set weight" : "best e1RM (Epley)")
     if let file = invocation.string("svg") {
@@ -127,7 +135,7 @@ enum ChartCommands {
       let svg = ChartSVG.render(
         title: title,
         values: values,
-        dates: days,
+        dates: days(newest: values.count),
         solid: progression.points.map(\.isAllActual)
       )
       try OwnerOnlyFile.write(svg, to: url, example: "bench.svg")
@@ -150,7 +158,12 @@ enum ChartCommands {
     }
     if invocation.string("svg") == nil {
       invocation.console.print(
-        ChartText.render(title: title, values: values, dates: days, width: invocation.console.width)
+        ChartText.render(
+          title: title,
+          values: values,
+          dates: days(newest: invocation.console.width),
+          width: invocation.console.width
+        )
       )
     }
     return ExitStatus.success

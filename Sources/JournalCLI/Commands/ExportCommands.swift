@@ -57,7 +57,7 @@ enum ExportCommands {
       format.timeZone = workout.timeZone
       format.dateFormat = "yyyy-MM-dd HH:mm:ss"
       let date = format.string(from: d.start)
-      let length = d.end.map { duration($0.timeIntervalSince(d.start)) } ?? ""
+      let length = WorkoutTiming(of: workout).duration.map(duration) ?? ""
       for log in d.logs {
         for (index, entry) in log.effectiveSetEntries.enumerated() {
           let fields = [

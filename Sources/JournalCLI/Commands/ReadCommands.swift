@@ -29,8 +29,12 @@ enum ReadCommands {
       guard reference == nil, let latest = state.latestLiveWorkout else { throw error }
       workout = latest
     }
+    let timing = WorkoutTiming(of: workout)
     if invocation.wantsJSON {
-      let data = try DocumentCoder.encode(workout.renderedDocument(now: state.now ?? session.now))
+      let document = workout.renderedDocument(now: state.now ?? session.now)
+      let data = try DocumentCoder.encodeWithFoundation(
+        StatusJSON(document: document, timing: timing)
+      )
       invocation.console.print(String(decoding: data, as: UTF8.self))
       return ExitStatus.success
     }
@@ -45,7 +49,7 @@ enum ReadCommands {
         + c.styled(d.status.describedForPeople, color(d.status)) + c.styled("  \(d.id)", .dim)
     )
     let width = max(12, d.logs.map(\.exerciseName.count).max() ?? 0)
-    for log in d.logs {
+    for (log, exercise) in zip(d.logs, timing.exercises) {
       let name = log.exerciseName.padding(toLength: width, withPad: " ", startingAt: 0)
       let done = "\(log.setEntries?.count ?? 0)/\(log.sets)"
       let status = c.styled(
@@ -55,12 +59,49 @@ enum ReadCommands {
       c.print(
         "  \(name)  \(status)  \(done.padding(toLength: 5, withPad: " ", startingAt: 0))  plan \(WorkoutOutput.plan(log))  ·  \(WorkoutOutput.entries(log))"
       )
+      if let line = timingLine(exercise) {
+        c.print(c.styled(String(repeating: " ", count: width + 4) + line, .dim))
+      }
     }
     c.print(
       "  volume \(DisplayUnit.weight(d.totalVolume))"
         + (d.end.map { "  ended " + format.string(from: $0) } ?? "")
     )
+    c.print(
+      "  duration "
+        + (timing.duration == nil ? "? (in progress)" : TimingText.clock(timing.duration))
+        + "  density \(TimingText.density(timing.density))"
+    )
     return ExitStatus.success
+  }
+
+  /// `work 0:40 0:38 · rest - 1:30 · 4:12 · 30/min`, or a note that no set start is known;
+  /// nil for an exercise with no performed set.
+  static func timingLine(_ exercise: WorkoutTiming.ExerciseTiming) -> String? {
+    let performed = exercise.sets.filter { !$0.isFilledFromPlan }
+    guard !performed.isEmpty else { return nil }
+    guard performed.contains(where: { $0.startedAt != nil }) else {
+      return "set starts not recorded: work and rest unknown"
+    }
+    return "work " + performed.map { TimingText.work($0) }.joined(separator: " ")
+      + "  ·  rest " + performed.map { TimingText.rest($0) }.joined(separator: " ")
+      + "  ·  \(TimingText.clock(exercise.duration))"
+      + "  ·  \(TimingText.density(exercise.density))"
+  }
+
+  /// `status --json`: the app's document with one member more, `timing`, which the app's
+  /// decoder ignores.
+  struct StatusJSON: Encodable {
+    let document: WorkoutDocument
+    let timing: WorkoutTiming
+
+    enum Key: String, CodingKey { case timing }
+
+    func encode(to encoder: any Encoder) throws {
+      try document.encode(to: encoder)
+      var container = encoder.container(keyedBy: Key.self)
+      try container.encode(timing, forKey: .timing)
+    }
   }
 
   static let today = Command(

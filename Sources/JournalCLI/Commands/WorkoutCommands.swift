@@ -52,18 +52,24 @@ enum WorkoutCommands {
       Without actuals the set is recorded as planned. The last planned set also
       completes the exercise, unless --keep-open (to add One More).
       EXERCISE defaults to the exercise in progress, else the next one.
+      --started records when work on the set began (as 'journal run' does), so
+      that status and audit show its work time and the rest before it.
       """,
     options: [
       CommonOptions.reps, CommonOptions.weight, CommonOptions.seconds, CommonOptions.workout,
       OptionSpec("keep-open", help: "Keep the exercise open after its last planned set"),
+      OptionSpec("started", value: "TIME", help: "When work on the set began (default: unknown)"),
     ]
   ) { invocation in
-    try logCommand(invocation) { w, x in
+    let now = try invocation.now()
+    let started = try invocation.string("started").map { try TimeParser.parse($0, now: now) }
+    return try logCommand(invocation) { w, x in
       .completeSet(
         workout: w,
         exercise: x,
         try invocation.actuals(),
-        keepOpen: invocation.arguments.flag("keep-open")
+        keepOpen: invocation.arguments.flag("keep-open"),
+        startedAt: started
       )
     } headline: { log, _ in
       let n = log.setEntries?.count ?? 0

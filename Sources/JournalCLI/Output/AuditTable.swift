@@ -5,7 +5,8 @@ import JournalProjections
 /// or as JSON objects.
 enum AuditTable {
   static let headers = [
-    "Date", "Workout", "Exercise", "Set", "Planned", "Actual", "Deviation", "Device", "Provenance",
+    "Date", "Workout", "Exercise", "Set", "Planned", "Actual", "Deviation", "Rest", "Work",
+    "Device", "Provenance",
   ]
 
   /// The table of `audit`, at most `width` columns wide, then the totals.
@@ -21,6 +22,8 @@ enum AuditTable {
         SetText.values(row.planned, row.loadType),
         SetText.values(row.actual, row.loadType),
         SetText.deviation(row.deviation),
+        TimingText.rest(row.timing),
+        TimingText.work(row.timing),
         row.device,
         provenance(row, dates: &dates),
       ]
@@ -29,23 +32,31 @@ enum AuditTable {
       TextTable.render(
         headers: headers,
         rows: cells,
-        rightAligned: [3],
-        shrinkable: [1, 2, 6, 8],
-        droppable: [1, 7, 4],
-        minimums: [8: 16],
+        rightAligned: [3, 7, 8],
+        shrinkable: [1, 2, 6, 10],
+        droppable: [1, 9, 4, 8, 7],
+        minimums: [10: 16],
         width: width
       )
     ]
+    if audit.rows.contains(where: {
+      $0.timing?.startedAt == nil && $0.timing?.isFilledFromPlan == false
+    }) {
+      lines.append("? = the set's start was not recorded: its work and rest are unknown")
+    }
     if audit.rows.isEmpty { lines = ["no sets match"] }
     if !audit.workoutTotals.isEmpty {
       lines.append("")
       lines.append(
         TextTable.render(
-          headers: ["Workout", "Sets", "Reps", "Volume", "Id"],
-          rows: audit.workoutTotals.map(totalCells),
-          rightAligned: [1, 2, 3],
+          headers: ["Workout", "Sets", "Reps", "Volume", "Duration", "Density", "Id"],
+          rows: audit.workoutTotals.map { t in
+            Array(totalCells(t).prefix(4))
+              + [TimingText.clock(t.duration), TimingText.density(t.density), t.key]
+          },
+          rightAligned: [1, 2, 3, 4, 5],
           shrinkable: [0],
-          droppable: [4],
+          droppable: [6, 5],
           width: width
         )
       )
@@ -108,6 +119,7 @@ enum AuditTable {
     "actual_seconds", "deviation_reps", "deviation_weight", "deviation_seconds", "device",
     "event_id", "provenance", "recorded_as", "original_reps", "original_weight",
     "original_seconds", "adjusted_at", "adjusted_on", "adjustment_ids", "reverted_by",
+    "started_at", "work_seconds", "rest_seconds",
   ]
 
   /// RFC 4180: CRLF line ends, fields quoted when they hold a comma, quote or line break.
@@ -127,10 +139,17 @@ enum AuditTable {
         + [
           last.map { dates.iso($0.at, in: row.timeZone) } ?? "", last?.device ?? "",
           row.adjustments.map(\.eventID).joined(separator: " "), row.revertedBy ?? "",
+          row.timing?.startedAt.map { dates.iso($0, in: row.timeZone) } ?? "",
+          seconds(row.timing?.work), seconds(row.timing?.restBefore),
         ]
       lines.append(fields.map(csvField).joined(separator: ","))
     }
     return lines.joined(separator: "\r\n") + "\r\n"
+  }
+
+  /// Seconds with their milliseconds, as CSV carries them; empty when not known.
+  static func seconds(_ value: TimeInterval?) -> String {
+    value.map { WeightUnit.number(($0 * 1000).rounded() / 1000) } ?? ""
   }
 
   static func numbers(_ v: SetValues) -> [String] {
@@ -181,6 +200,15 @@ enum AuditTable {
       object["original"] = row.original.map(values)
       object["revertedBy"] = row.revertedBy
       if let origin = row.origin { object["imported"] = importedJSON(origin) }
+      if let timing = row.timing {
+        object["timing"] = [
+          "startedAt": timing.startedAt.map { dates.iso($0, in: row.timeZone) } ?? NSNull(),
+          "work": TimingText.json(timing.work),
+          "restBefore": TimingText.json(timing.restBefore),
+          "filledFromPlan": timing.isFilledFromPlan,
+          "firstOfWorkout": timing.isFirstOfWorkout,
+        ]
+      }
       if !row.adjustments.isEmpty {
         object["adjustments"] = row.adjustments.map { a -> [String: Any] in
           [
@@ -194,7 +222,7 @@ enum AuditTable {
     return [
       "rows": rows,
       "totals": [
-        "workouts": audit.workoutTotals.map(totals),
+        "workouts": audit.workoutTotals.map(workoutTotals),
         "exercises": audit.exerciseTotals.map(totals),
       ],
     ]
@@ -231,6 +259,14 @@ enum AuditTable {
       "key": t.key, "name": t.name, "sets": t.sets, "reps": t.reps, "volume": t.volume,
       "seconds": t.seconds,
     ]
+  }
+
+  /// A workout's totals, with its whole duration and density (null while in progress).
+  static func workoutTotals(_ t: AuditTotals) -> [String: Any] {
+    var object = totals(t)
+    object["duration"] = TimingText.json(t.duration)
+    object["density"] = t.density.map { ($0 * 1000).rounded() / 1000 } ?? NSNull()
+    return object
   }
 }
 

@@ -10,7 +10,7 @@ extension CommandValidator {
       let (workout, log) = try target(w, x)
       guard log.status == .notStarted else { throw statusError(log, "cannot be started") }
       return [event(workout, .logStarted(logID: log.id))]
-    case .completeSet(let w, let x, let actuals, let keepOpen):
+    case .completeSet(let w, let x, let actuals, let keepOpen, let startedAt):
       let (workout, log) = try target(w, x)
       switch log.status {
       case .completed:
@@ -34,7 +34,9 @@ extension CommandValidator {
         )
       }
       try check(actuals, for: log)
-      var events = [event(workout, .setCompleted(SetCompleted(logID: log.id, actuals: actuals)))]
+      if let startedAt { try check(start: startedAt, in: workout) }
+      let set = SetCompleted(logID: log.id, actuals: actuals, startedAt: startedAt)
+      var events = [event(workout, .setCompleted(set))]
       if done + 1 == log.sets, !keepOpen {
         events.append(event(workout, .logCompleted(logID: log.id)))
       }
@@ -219,6 +221,21 @@ extension CommandValidator {
     if let reps = actuals.reps { try checkReps(reps) }
     if let weight = actuals.weight { try checkWeight(weight) }
     if let seconds = actuals.seconds { try checkSeconds(seconds) }
+  }
+
+  /// A set's start: not after the set is done (the action's time), not before its workout began.
+  func check(start: Date, in workout: WorkoutState) throws(CommandError) {
+    let format = ISO8601DateFormatter()
+    guard start <= at else {
+      throw CommandError(
+        "a set cannot start (\(format.string(from: start))) after it is done (\(format.string(from: at)))"
+      )
+    }
+    guard start >= workout.document.start else {
+      throw CommandError(
+        "a set cannot start (\(format.string(from: start))) before its workout (\(format.string(from: workout.document.start)))"
+      )
+    }
   }
 
   func check(_ metrics: MetricsRecorded) throws(CommandError) {

@@ -25,8 +25,15 @@ public enum JournalCommand: Sendable, Hashable {
   case startWorkout(split: String, timeZone: String)
   case startLog(workout: String?, exercise: String?)
   /// `done`: records the next set; with `keepOpen` false the last planned set
-  /// also completes the log.
-  case completeSet(workout: String?, exercise: String?, SetActuals, keepOpen: Bool = false)
+  /// also completes the log. `startedAt`, when known, is when work on the set began: not after
+  /// the action's time, not before the workout's start.
+  case completeSet(
+    workout: String?,
+    exercise: String?,
+    SetActuals,
+    keepOpen: Bool = false,
+    startedAt: Date? = nil
+  )
   /// `adjust`: corrects set `set` (1-based; nil: the last one) of a log.
   case adjustSet(workout: String?, exercise: String?, set: Int?, SetActuals)
   /// `more`: One More.

@@ -1,3 +1,4 @@
+import Foundation
 import JournalCore
 
 // MARK: - Decoding
@@ -25,8 +26,16 @@ extension JournalEvent {
     switch type {
     case T.setCompleted:
       let cursorOnly = try p.optionalBool("cursorOnly") ?? false
+      // `start` is always written at version 3: null says the start is not known.
+      guard p.has("start") else {
+        throw PayloadError(type: type, message: "field 'start' must be present (null if unknown)")
+      }
       self = .setCompleted(
-        SetCompleted(logID: try p.string("logID"), actuals: cursorOnly ? nil : try SetActuals(p))
+        SetCompleted(
+          logID: try p.string("logID"),
+          actuals: cursorOnly ? nil : try SetActuals(p),
+          startedAt: try p.optionalInt64("start").map(Date.init(milliseconds:))
+        )
       )
     case T.logStarted:
       self = .logStarted(logID: try p.string("logID"))
@@ -276,6 +285,7 @@ extension JournalEvent {
     case .setCompleted(let set):
       w.set("logID", set.logID)
       if let actuals = set.actuals { actuals.write(to: &w) } else { w.set("cursorOnly", true) }
+      w.set("start", set.startedAt.map { JSONValue.int($0.milliseconds) } ?? .null)
     case .setAdjusted(let adjustment):
       w.set("logID", adjustment.logID)
       w.set("set", adjustment.setEventID)

@@ -91,7 +91,7 @@ extension JournalEvent {
     TypeName.logRemoved: 1,
     TypeName.planEdited: 1,
     TypeName.logStarted: 1,
-    TypeName.setCompleted: 2,
+    TypeName.setCompleted: 3,
     TypeName.setAdjusted: 1,
     TypeName.setAdded: 1,
     TypeName.logCompleted: 2,

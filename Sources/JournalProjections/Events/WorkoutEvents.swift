@@ -1,3 +1,4 @@
+import Foundation
 import JournalCore
 
 /// The plan snapshot of one log of a workout.
@@ -76,16 +77,53 @@ public struct SetActuals: Sendable, Hashable {
 
 /// `set.completed`: the next set of a log was done.
 ///
-/// The event's id names the set from then on (adjustments refer to it).
+/// The event's id names the set from then on (adjustments refer to it). The set was done at the
+/// event's action time (``FoldEvent/at``); version 3 also says when work on it began.
 public struct SetCompleted: Sendable, Hashable {
   public var logID: String
+  /// The actuals, and the start when there is one.
+  private var storage: Storage
+
   /// What was done; nil when only the progress cursor moved (legacy events
   /// that predate per-set actuals: the set is filled in from the plan).
-  public var actuals: SetActuals?
+  public var actuals: SetActuals? {
+    get { storage.actuals }
+    set { storage = Storage(actuals: newValue, startedAt: startedAt) }
+  }
 
-  public init(logID: String, actuals: SetActuals?) {
+  /// When work on the set began (stored as the payload's `start`, in milliseconds); nil when
+  /// it is not known: every event older than version 3, and a set recorded without one.
+  public var startedAt: Date? {
+    get { storage.startedAt }
+    set { storage = Storage(actuals: actuals, startedAt: newValue) }
+  }
+
+  public init(logID: String, actuals: SetActuals?, startedAt: Date? = nil) {
     self.logID = logID
-    self.actuals = actuals
+    self.storage = Storage(actuals: actuals, startedAt: startedAt)
+  }
+
+  /// The actuals alone, or boxed with the start: a set event is the most common value of a
+  /// history, and a start stored beside the actuals would make every ``JournalEvent`` (and
+  /// every folded event) 16 bytes larger; the box's reference takes no room of its own.
+  private enum Storage: Sendable, Hashable {
+    case actuals(SetActuals?)
+    indirect case started(SetActuals?, milliseconds: Int64)
+
+    init(actuals: SetActuals?, startedAt: Date?) {
+      self = startedAt.map { .started(actuals, milliseconds: $0.milliseconds) } ?? .actuals(actuals)
+    }
+
+    var actuals: SetActuals? {
+      switch self {
+      case .actuals(let actuals), .started(let actuals, _): actuals
+      }
+    }
+
+    var startedAt: Date? {
+      guard case .started(_, let milliseconds) = self else { return nil }
+      return Date(milliseconds: milliseconds)
+    }
   }
 }
 

@@ -23,6 +23,8 @@ public struct EntryProvenance: Sendable, Hashable {
   public var original: SetEntry
   /// The adjustments, oldest first.
   public var adjustments: [String]
+  /// When work on the set began, as its `set.completed` said (version 3); nil when not known.
+  public var startedAt: Date?
 
   public init(
     kind: Kind,
@@ -30,7 +32,8 @@ public struct EntryProvenance: Sendable, Hashable {
     filled: Int = 0,
     device: String,
     original: SetEntry,
-    adjustments: [String] = []
+    adjustments: [String] = [],
+    startedAt: Date? = nil
   ) {
     self.kind = kind
     self.event = event
@@ -38,6 +41,7 @@ public struct EntryProvenance: Sendable, Hashable {
     self.device = device
     self.original = original
     self.adjustments = adjustments
+    self.startedAt = startedAt
   }
 
   /// The text of ``event``.

@@ -105,7 +105,8 @@ extension WorkoutState {
           kind: set.actuals == nil ? .cursorOnly : .recorded,
           event: e.eventID,
           device: e.device,
-          original: entry
+          original: entry,
+          startedAt: set.startedAt
         )
       )
     case .setAdjusted(let adjustment):

@@ -98,6 +98,14 @@ extension Journal {
   private func exerciseIndex(upTo point: Replayer.Point?) throws -> ExerciseIndex.Reader? {
     guard let scoped = store as? ScopedEventStore else { return nil }
     guard point == nil else { throw ScopeTooNarrow() }
+    do {
+      try scoped.state.refreshExercises()
+    } catch is SavedState.Untrusted {
+      scoped.state.distrust()
+      throw ScopeTooNarrow()
+    } catch is SavedState.Unavailable {
+      throw ScopeTooNarrow()
+    }
     return ExerciseIndex.Reader(files: scoped.state.files, state: scoped.state)
   }
 }

@@ -52,9 +52,16 @@ public struct Audit: Sendable, Hashable {
       }
     }
     var rows: [AuditRow] = []
+    var timings: [String: WorkoutTiming] = [:]
     for workout in state.liveWorkouts {
+      let timing = WorkoutTiming(of: workout)
+      timings[workout.document.id] = timing
       for log in workout.document.logs {
-        rows += Self.rows(of: log, in: workout, events: events, origins: origins)
+        var logRows = Self.rows(of: log, in: workout, events: events, origins: origins)
+        for index in logRows.indices {
+          logRows[index].timing = timing.set(index + 1, ofLog: log.id)
+        }
+        rows += logRows
       }
     }
     if filter.includeReverted {
@@ -70,6 +77,11 @@ public struct Audit: Sendable, Hashable {
     self.rows = rows
     self.workoutTotals = AuditTotals.group(rows.filter { $0.provenance != .reverted }) {
       ($0.workoutID, $0.splitName ?? "workout")
+    }
+    for index in workoutTotals.indices {
+      let timing = timings[workoutTotals[index].key]
+      workoutTotals[index].duration = timing?.duration
+      workoutTotals[index].density = timing?.density
     }
     self.exerciseTotals = AuditTotals.group(rows.filter { $0.provenance != .reverted }) {
       ($0.exerciseKey, $0.exerciseKey)

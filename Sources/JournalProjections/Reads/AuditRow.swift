@@ -84,6 +84,9 @@ public struct AuditRow: Codable, Sendable, Hashable {
   public var revertedBy: String?
   /// For a set imported from another tracker, where it came from; nil for a set recorded here.
   public var origin: Origin?
+  /// When the set started, its work and the rest before it (``WorkoutTiming``); nil for a
+  /// reverted set, which no longer holds a place in its workout's timeline.
+  public var timing: WorkoutTiming.SetTiming?
 
   /// Whether the set is a warm-up (an imported set marked so): records and e1RM leave it out;
   /// volume counts it (docs/Import.md).
@@ -124,6 +127,11 @@ public struct AuditTotals: Codable, Sendable, Hashable {
   public var volume: Double
   /// Σ seconds of timed sets.
   public var seconds: Int
+  /// For a workout's totals, its whole duration in seconds (``WorkoutTiming/duration``),
+  /// whatever the filter kept; nil while in progress, and for an exercise's totals.
+  public var duration: TimeInterval?
+  /// For a workout's totals, the whole workout's volume per minute (``WorkoutTiming/density``).
+  public var density: Double?
 
   /// Totals per key, in the order keys first appear.
   static func group(

@@ -287,6 +287,7 @@ extension EntryProvenance {
     writer.member("kind", kind.rawValue)
     writer.key("original")
     try original.writeCheckpoint(to: &writer)
+    writer.member("startedAt", date: startedAt)
     writer.endObject()
   }
 
@@ -302,7 +303,8 @@ extension EntryProvenance {
       filled: max(0, number),
       device: try reader.string("device"),
       original: try SetEntry(checkpoint: reader["original"], in: reader),
-      adjustments: try reader.strings("adjustments")
+      adjustments: try reader.strings("adjustments"),
+      startedAt: try reader.optionalDate("startedAt")
     )
     guard self.key == key else {
       throw PayloadError(

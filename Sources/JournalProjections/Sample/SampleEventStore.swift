@@ -12,6 +12,9 @@ final class SampleEventStore: EventStore, @unchecked Sendable {
   private var writers: [String: DeviceWriter] = [:]
   /// Every record appended, in order.
   private(set) var appended: [StoredEvent] = []
+  /// Whether the app writing is the version that records each set's start: before it, the
+  /// app wrote `set.completed` v2, the same payload without `start` (``SampleEra/flowDay``).
+  var writesSetStarts = true
 
   init(log: EventLog, options: DeviceWriter.Options) throws {
     self.log = log
@@ -29,7 +32,17 @@ final class SampleEventStore: EventStore, @unchecked Sendable {
     notBefore: (Int64, UInt32)?
   ) throws -> [StoredEvent] {
     let writer = try self.writer(for: device)
-    let batch = try events.map { try $0.newEvent() }
+    let batch = try events.map { event in
+      var event = event
+      if !writesSetStarts, event.type == "set.completed", event.version == 3,
+        case .object(var payload) = event.payload, payload["start"] == .null
+      {
+        payload["start"] = nil
+        event.payload = .object(payload)
+        event.version = 2
+      }
+      return try event.newEvent()
+    }
     let time = notBefore.map { HybridTime(milliseconds: $0.0, counter: $0.1) }
     let stored = try writer.append(batch, notBefore: time).map(FileEventStore.stored)
     appended += stored

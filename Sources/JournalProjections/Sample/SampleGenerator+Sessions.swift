@@ -8,6 +8,8 @@ struct SampleRun {
   /// The device that records the sets.
   let recorder: String
   let restSeconds: Int?
+  /// Whether each set's start is recorded (``SampleEra/flowDay``).
+  var recordsStarts: Bool { session.day >= SampleEra.flowDay && recorder == SampleGenerator.phone }
   /// Per exercise trained, whether every planned set met the plan.
   var hits: [(exercise: Int, allHit: Bool)] = []
   /// Sets the watch miscounted, which the phone corrects afterwards: log id,
@@ -135,6 +137,7 @@ extension SampleGenerator {
         isLast: done == sets - 1,
         random: &lifter
       )
+      let start = run.recordsStarts ? Date(milliseconds: actionTime) : nil
       wait(log.loadType == .duration ? attempt.seconds + 5 : random.int(20...50))
       if done < log.sets { allHit = allHit && attempt.hit }
       let actuals = attempt.actuals(for: log.loadType)
@@ -151,12 +154,18 @@ extension SampleGenerator {
       if scene == .undoTypo, position == 0, done == 1 {
         var typo = recorded
         typo.weight = Double(halfKilos * 10) / 2
-        try act(.completeSet(workout: workoutID, exercise: log.id, typo), on: run.recorder)
+        try act(
+          .completeSet(workout: workoutID, exercise: log.id, typo, startedAt: start),
+          on: run.recorder
+        )
         wait(5...15)
         try undo(on: run.recorder)
         wait(5...15)
       }
-      try act(.completeSet(workout: workoutID, exercise: log.id, recorded), on: run.recorder)
+      try act(
+        .completeSet(workout: workoutID, exercise: log.id, recorded, startedAt: start),
+        on: run.recorder
+      )
       if scene == .undoRedo, position == 0, done == 0 {
         wait(3...8)
         try undo(on: run.recorder)

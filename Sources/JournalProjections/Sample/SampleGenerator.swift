@@ -83,6 +83,7 @@ final class SampleGenerator {
         try journal.reload()
         readLegacy = true
       }
+      store.writesSetStarts = session.day >= SampleEra.flowDay
       try makeDueEdits(before: session)
       actionTime = max(actionTime, start)
       clock.move(to: actionTime)

@@ -98,6 +98,12 @@ enum SampleEra: Sendable {
 
   static let secondVersionDay = 14
   static let currentDay = 28
+  /// The day the app began writing `set.completed` v3.
+  ///
+  /// From then on the sessions the phone records say when each set began, as `journal run`
+  /// records them, so the timing reads have real data; the watch's sets leave the start
+  /// unknown (null). Before it, sets are stored at v2.
+  static let flowDay = 124
 }
 
 extension SampleSession {

@@ -18,7 +18,8 @@ import JournalCore
 ///   exercise: `<workout id><TAB><Entry as JSON>`;
 /// - `<key>-<year>.points`: the chart's points of those workouts, oldest first, one a line:
 ///   `<date><TAB><workout id><TAB><top-set weight><TAB><best e1RM><TAB><1 when all
-///   actual, else 0><TAB><time zone>` (the date in seconds since 2001, as Foundation counts);
+///   actual, else 0><TAB><time zone>`, each number the hex digits of its 64 bits (the date
+///   in seconds since 2001, as Foundation counts);
 /// - `<key>`: one line per year: `<year><TAB><Summary as JSON>`;
 /// - `all`: one line per exercise: `<key><TAB><Summary as JSON>` over every year;
 /// - `of/<bucket>`: for each workout, the `<key>-<year>` files that list it.
@@ -115,22 +116,18 @@ struct ExerciseIndex {
   ) throws {
     guard !changed.isEmpty else { return }
     var placed = SavedState.BucketedMap(files: files, folder: "exercises/of")
-    var buckets: [String: [String: [UInt8]]] = [:]
+    // Each bucket's lines by workout: the bytes, and the entry when it was just made.
+    var buckets: [String: [String: (bytes: [UInt8], entry: Entry?)]] = [:]
     var changedBuckets: Set<String> = []
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
-    func bucket(_ name: String) throws -> [String: [UInt8]] {
-      if let held = buckets[name] { return held }
-      let lines = try readLines("exercises/" + name, files: files)
-      var held: [String: [UInt8]] = [:]
-      for line in lines {
-        guard let tab = line.firstIndex(of: UInt8(ascii: "\t")) else {
-          throw SavedState.Untrusted(reason: "'exercises/\(name)' holds an unreadable line")
-        }
-        held[String(decoding: line[..<tab], as: UTF8.self)] = Array(line[(tab + 1)...])
+    func load(_ name: String) throws {
+      guard buckets[name] == nil else { return }
+      var held: [String: (bytes: [UInt8], entry: Entry?)] = [:]
+      for (workout, bytes) in try lines(of: "exercises/" + name, files: files) {
+        if let bytes { held[workout] = (bytes, nil) }
       }
       buckets[name] = held
-      return held
     }
     for (workout, entries) in changed.sorted(by: { $0.key < $1.key }) {
       let old = try placed.values(of: workout)
@@ -139,18 +136,16 @@ struct ExerciseIndex {
         guard let year = years[workout] else { continue }
         let name = "\(file(of: key))-\(year)"
         new.append(name)
-        var held = try bucket(name)
+        try load(name)
         let bytes = Array(try encoder.encode(entry))
-        if held[workout] != bytes {
-          held[workout] = bytes
-          buckets[name] = held
+        if buckets[name]?[workout]?.bytes != bytes {
+          buckets[name]?[workout] = (bytes, entry)
           changedBuckets.insert(name)
         }
       }
       for name in old where !new.contains(name) {
-        var held = try bucket(name)
-        held[workout] = nil
-        buckets[name] = held
+        try load(name)
+        buckets[name]?[workout] = nil
         changedBuckets.insert(name)
       }
       if old != new { try placed.set(workout, new) }
@@ -167,9 +162,9 @@ struct ExerciseIndex {
       var body: [UInt8] = []
       var parts: [Entry] = []
       for workout in held.keys.sorted() {
-        guard let bytes = held[workout] else { continue }
+        guard let (bytes, entry) = held[workout] else { continue }
         body += Array(workout.utf8) + [UInt8(ascii: "\t")] + bytes + [UInt8(ascii: "\n")]
-        parts.append(try decode(Entry.self, bytes, decoder, "exercises/\(name)"))
+        parts.append(try entry ?? decode(Entry.self, bytes, decoder, "exercises/\(name)"))
       }
       let dash = name.lastIndex(of: "-") ?? name.endIndex
       let keyFile = String(name[..<dash])
@@ -265,31 +260,69 @@ struct ExerciseIndex {
 
   // MARK: - Files
 
+  /// The lines of a `.points` file: each number as the hex digits of its bits, which read
+  /// back exactly and fast.
   static func encoded(_ points: [Progression.Point]) -> [UInt8] {
+    func bits(_ value: Double) -> String { String(value.bitPattern, radix: 16) }
     var text = ""
     for p in points {
-      text += "\(p.date.timeIntervalSinceReferenceDate)\t\(p.workoutID)\t\(p.topSetWeight)\t"
-      text += "\(p.bestEstimatedOneRepMax)\t\(p.isAllActual ? 1 : 0)\t\(p.timeZone)\n"
+      text += "\(bits(p.date.timeIntervalSinceReferenceDate))\t\(p.workoutID)\t"
+      text += "\(bits(p.topSetWeight))\t\(bits(p.bestEstimatedOneRepMax))\t"
+      text += "\(p.isAllActual ? 1 : 0)\t\(p.timeZone)\n"
     }
     return Array(text.utf8)
   }
 
-  static func points(_ relative: String, files: DocumentTreeWriter) throws -> [Progression.Point] {
-    try readLines(relative, files: files).map { line in
-      let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
-        .map { String(decoding: $0, as: UTF8.self) }
-      guard fields.count == 6, let seconds = Double(fields[0]), let top = Double(fields[2]),
-        let e1rm = Double(fields[3])
-      else { throw SavedState.Untrusted(reason: "'\(relative)' holds an unreadable line") }
-      return Progression.Point(
-        date: Date(timeIntervalSinceReferenceDate: seconds),
-        timeZone: fields[5],
-        workoutID: fields[1],
-        topSetWeight: top,
-        bestEstimatedOneRepMax: e1rm,
-        isAllActual: fields[4] == "1"
-      )
+  /// The number whose bits `digits` spell in hex (``encoded(_:)``); nil when they do not.
+  static func number(_ digits: ArraySlice<UInt8>) -> Double? {
+    guard !digits.isEmpty, digits.count <= 16 else { return nil }
+    var bits: UInt64 = 0
+    for byte in digits {
+      let value: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
+      default: return nil
+      }
+      bits = bits << 4 | UInt64(value)
     }
+    return Double(bitPattern: bits)
+  }
+
+  /// The points of a `.points` file (``encoded(_:)``), read field by field: a chart reads
+  /// thousands of them.
+  static func points(_ relative: String, files: DocumentTreeWriter) throws -> [Progression.Point] {
+    guard let bytes = try files.read(relative) else { return [] }
+    guard let body = SavedState.checked(bytes) else {
+      throw SavedState.Untrusted(reason: "'\(relative)' does not match its checksum")
+    }
+    let unreadable = SavedState.Untrusted(reason: "'\(relative)' holds an unreadable line")
+    var points: [Progression.Point] = []
+    var fields: [ArraySlice<UInt8>] = []
+    var start = body.startIndex
+    for index in body.indices {
+      let byte = body[index]
+      guard byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") else { continue }
+      fields.append(body[start..<index])
+      start = index + 1
+      guard byte == UInt8(ascii: "\n") else { continue }
+      guard fields.count == 6, let seconds = number(fields[0]), let top = number(fields[2]),
+        let e1rm = number(fields[3])
+      else { throw unreadable }
+      points.append(
+        Progression.Point(
+          date: Date(timeIntervalSinceReferenceDate: seconds),
+          timeZone: String(decoding: fields[5], as: UTF8.self),
+          workoutID: String(decoding: fields[1], as: UTF8.self),
+          topSetWeight: top,
+          bestEstimatedOneRepMax: e1rm,
+          isAllActual: fields[4].elementsEqual([UInt8(ascii: "1")])
+        )
+      )
+      fields.removeAll(keepingCapacity: true)
+    }
+    guard fields.isEmpty, start == body.endIndex else { throw unreadable }
+    return points
   }
 
   private static func decode<T: Decodable>(

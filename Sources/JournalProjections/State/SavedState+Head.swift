@@ -5,7 +5,7 @@ import JournalCore
 // value, in a fixed order, each list item on its own line. A name that may hold spaces (a
 // stream, a reason) comes last on its line; a newline in a reason is written as a space.
 //
-//   format 4
+//   format 5
 //   fold <FoldVersion.key>
 //   now <ms>                                    (absent: none)
 //   frontier <ms> <counter> <sequence> <device>

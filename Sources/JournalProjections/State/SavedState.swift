@@ -28,7 +28,7 @@ package final class SavedState: @unchecked Sendable {
   /// The folder, inside the journal folder.
   package static let folder = ".journal-state"
   /// The layout's version.
-  static let format = 4
+  static let format = 5
   /// How many streams a device's latest actions are remembered in.
   static let recentLimit = 16
   /// How many of the most recently active workouts the head lists.
@@ -205,7 +205,7 @@ package final class SavedState: @unchecked Sendable {
     head = Head()
     let all = try store.readHistory(after: [:])
     tailNotices = all.notices
-    try ingest(Array(all.events), positions: all.positions)
+    try ingest(Array(all.events), positions: all.positions, rebuilding: true)
   }
 
   /// A state that must be read again from the files, with why.
@@ -223,7 +223,15 @@ package final class SavedState: @unchecked Sendable {
   ///
   /// - Throws: ``Untrusted`` when the state cannot follow without a full read: a file of it
   ///   does not check, or a revert changed whether the event that set the fold's `now` counts.
-  private func ingest(_ events: [StoredEvent], positions: [String: DevicePosition]) throws {
+  ///
+  /// The exercise index is brought up to date at once when `rebuilding`, which folds every
+  /// workout anyway; else the touched workouts are listed for the next read of it
+  /// (``refreshExercises()``), so that a write does not pay for records nobody asked for.
+  private func ingest(
+    _ events: [StoredEvent],
+    positions: [String: DevicePosition],
+    rebuilding: Bool = false
+  ) throws {
     var head = self.head
     var streamsOf = BucketedMap(files: files, folder: "ids")
     var namedBy = BucketedMap(files: files, folder: "named")
@@ -292,7 +300,8 @@ package final class SavedState: @unchecked Sendable {
     // The catalogue's entry of each touched workout: nil when it is not listed (never
     // started, its start undone, or quarantined).
     var listed: [String: WorkoutEntry?] = [:]
-    // Each touched workout's part of each exercise, and the year (UTC) it started.
+    // When rebuilding, each touched workout's part of each exercise, and the year (UTC) it
+    // started.
     var exercises: [String: [String: ExerciseIndex.Entry]] = [:]
     var years: [String: Int] = [:]
     for stream in additions.keys.sorted() {
@@ -345,17 +354,16 @@ package final class SavedState: @unchecked Sendable {
       }
       if stream.hasPrefix("workout:") {
         let id = FoldEvent.streamID(of: stream)
-        exercises[id] = [:]
         if let failure = failures.first {
           head.quarantined[stream] = failure
           listed[id] = .some(nil)
+          exercises[id] = [:]
         } else {
           head.quarantined[stream] = nil
           let state = Replayer.fold(decoded)
           listed[id] = .some(Self.entry(of: id, in: state))
-          exercises[id] = ExerciseIndex.entries(in: state, history: decoded)
-          if let start = state.workouts[id]?.document.start {
-            years[id] = Self.utc.component(.year, from: start)
+          if rebuilding {
+            (exercises[id], years[id]) = Self.exerciseParts(of: id, in: state, history: decoded)
           }
         }
       }
@@ -397,13 +405,83 @@ package final class SavedState: @unchecked Sendable {
     }
 
     try updateCatalogue(listed, head: &head)
-    try ExerciseIndex.update(exercises, years: years, files: files)
+    if rebuilding {
+      try ExerciseIndex.update(exercises, years: years, files: files)
+    } else if !listed.isEmpty {
+      let held = try loadDirty()
+      let dirty = held.union(listed.keys)
+      if dirty != held {
+        try write("exercises/dirty", Array(dirty.sorted().joined(separator: "\n").utf8))
+      }
+    }
     if additions.keys.contains(where: { !$0.hasPrefix("workout:") }) {
       try saveLiveSplits(head.splits)
     }
     head.positions = positions
     try saveHead(head)
     self.head = head
+  }
+
+  /// A workout's part of each exercise (by key), and the year (UTC) it started.
+  static func exerciseParts(
+    of id: String,
+    in state: JournalState,
+    history: [FoldEvent]
+  ) -> ([String: ExerciseIndex.Entry], Int?) {
+    let start = state.workouts[id]?.document.start
+    return (
+      ExerciseIndex.entries(in: state, history: history),
+      start.map { utc.component(.year, from: $0) }
+    )
+  }
+
+  /// The workouts whose streams changed since the exercise index was brought up to date.
+  private func loadDirty() throws -> Set<String> {
+    guard let bytes = try files.read("exercises/dirty") else { return [] }
+    guard let body = Self.checked(bytes) else {
+      throw Untrusted(reason: "'exercises/dirty' does not match its checksum")
+    }
+    return Set(
+      body.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+    )
+  }
+
+  /// Brings the exercise index up to date with the workouts changed since it was: folds each
+  /// alone, from its stream's file.
+  ///
+  /// - Throws: ``Untrusted`` when a file of the state is damaged; ``Unavailable`` when the
+  ///   state may only be read and is behind.
+  func refreshExercises() throws {
+    guard !(try loadDirty()).isEmpty else { return }
+    if readOnly { throw Unavailable(reason: "its exercise index is behind") }
+    try locked {
+      let dirty = try loadDirty()
+      var exercises: [String: [String: ExerciseIndex.Entry]] = [:]
+      var years: [String: Int] = [:]
+      for id in dirty.sorted() {
+        let stream = "workout:\(id)"
+        var decoded: [FoldEvent] = []
+        var quarantined = false
+        for stored in try streamEvents(stream) {
+          if Journal.decode(stored, upcaster: upcaster, into: &decoded) != nil,
+            stored.stream == stream
+          {
+            quarantined = true
+          }
+        }
+        if quarantined {
+          exercises[id] = [:]
+        } else {
+          (exercises[id], years[id]) = Self.exerciseParts(
+            of: id,
+            in: Replayer.fold(decoded),
+            history: decoded
+          )
+        }
+      }
+      try ExerciseIndex.update(exercises, years: years, files: files)
+      try files.remove("exercises/dirty")
+    }
   }
 
   /// Writes the documents of the live splits, in their order, folded from `streams` (every

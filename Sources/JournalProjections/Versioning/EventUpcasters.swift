@@ -17,6 +17,9 @@ import JournalCore
 /// - `set.completed` v1 moved only the progress cursor (`index`), as logs did
 ///   before `SetEntry`: v2 marks it `cursorOnly`, and the fold fills the set
 ///   from the plan, marked as not actually recorded.
+/// - `set.completed` v2 did not say when work on the set began: v3 always carries `start`
+///   (milliseconds, or null when unknown), and every older set reads as null: its start is not
+///   known, and no read invents one (``WorkoutTiming``).
 public enum EventUpcasters {
   /// Every step, in one list.
   public static let steps: [UpcastStep] = [
@@ -95,6 +98,17 @@ public enum EventUpcasters {
       }
       set["index"] = nil
       set["cursorOnly"] = .bool(true)
+      return [(JournalEvent.TypeName.setCompleted, .object(set))]
+    },
+    UpcastStep(
+      type: JournalEvent.TypeName.setCompleted,
+      from: 2,
+      summary: "every set states its start; sets recorded before version 3 have none (null)"
+    ) { payload in
+      guard case .object(var set) = payload else {
+        return [(JournalEvent.TypeName.setCompleted, payload)]
+      }
+      if set["start"] == nil { set["start"] = .null }
       return [(JournalEvent.TypeName.setCompleted, .object(set))]
     },
   ]

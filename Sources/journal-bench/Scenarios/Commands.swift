@@ -66,7 +66,9 @@ extension Bench {
       ("status", [["status"]]),
       ("today", [["today"]]),
       ("history", [["history", workout]]),
-      ("records --exercise (whole history)", [["records", "--exercise", exercise]]),
+      ("records", [["records"]]),
+      ("records --exercise", [["records", "--exercise", exercise]]),
+      ("chart", [["chart", exercise]]),
     ]
     let samples = try measure(
       size: size,
@@ -80,15 +82,19 @@ extension Bench {
       let budget: Budget
       switch (name, size >= Self.largeSize) {
       case ("done + undo", true): budget = .atMost(3)  // per process, as the floor is
-      case ("status", true), ("today", true), ("history", true): budget = .atMost(3)
+      case ("status", true), ("today", true), ("history", true), ("records --exercise", true),
+        ("chart", true):
+        budget = .atMost(3)
+      case ("records", true): budget = .atMost(5)
       default: budget = .none
       }
       report.add(
         Result(
           scenario: name == "done + undo" ? "B10" : "B11",
-          name: "command.\(name.split(separator: " ").first ?? "")",
+          name: "command." + name.replacingOccurrences(of: " --", with: "-"),
           size: size,
-          subject: "journal " + runs.map { $0.first ?? "" }.joined(separator: " + "),
+          subject: "journal " + runs.map { $0.prefix(2).joined(separator: " ") }
+            .joined(separator: " + "),
           baseline: "journal help\(runs.count > 1 ? " ×\(runs.count)" : "")",
           ratios: Samples(
             values: zip(samples[index].values, floor.values).map {
@@ -104,11 +110,11 @@ extension Bench {
     }
     for (name, kilobytes) in peaks.sorted(by: { $0.key < $1.key }) {
       let megabytes = Double(kilobytes) / 1024
-      let whole = name.contains("whole history") || name.contains("cold")
+      let whole = name.contains("cold")
       report.add(
         Result(
           scenario: "B12",
-          name: "memory.\(name.split(separator: " ").first ?? "")",
+          name: "memory." + name.replacingOccurrences(of: " --", with: "-"),
           size: size,
           subject: "peak RSS, journal \(name)",
           baseline: "–",

@@ -26,7 +26,7 @@ _journal() {
     case "$word" in
       --journal) journal=(--journal "${COMP_WORDS[i+1]}"); skip=1 ;;
       --*=*) ;;
-      --device|--at|--unit|--color|--symbol|--activity|--rest|--target-hr|--name|--sets|--reps|--weight|--seconds|--load|--library|--machine|--position|--region|--time-zone|-r|-s|--workout|-w|--set|-n|--notes|--kcal|--avg-hr|--max-hr|--min-hr|--zones|--source|--healthkit|--count|--to|--as-of|--exercise|--split|--since|--until|--format|--log|--field|--from|--metric|--svg|--out|-o|--seed) skip=1 ;;
+      --device|--at|--unit|--color|--symbol|--activity|--rest|--target-hr|--name|--sets|--reps|--weight|--seconds|--load|--library|--machine|--position|--region|--time-zone|-r|-s|--workout|-w|--started|--set|-n|--notes|--kcal|--avg-hr|--max-hr|--min-hr|--zones|--source|--healthkit|--count|--to|--as-of|--exercise|--split|--since|--until|--format|--log|--field|--from|--metric|--svg|--out|-o|--seed) skip=1 ;;
       -*) ;;
       *) args+=("$word") ;;
     esac
@@ -333,13 +333,14 @@ _journal() {
         --weight) :; return 0 ;;
         --seconds|-s) :; return 0 ;;
         --workout|-w) _journal_values workouts "$cur" "${journal[@]}"; return 0 ;;
+        --started) :; return 0 ;;
         --journal) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
         --device) :; return 0 ;;
         --at) :; return 0 ;;
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--reps --weight --seconds --workout --keep-open --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--reps --weight --seconds --workout --keep-open --started --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in

@@ -13,7 +13,7 @@ function __journal_args
         end
         switch $token
             case '--*=*'
-            case '--device' '--at' '--unit' '--color' '--symbol' '--activity' '--rest' '--target-hr' '--name' '--sets' '--reps' '--weight' '--seconds' '--load' '--library' '--machine' '--position' '--region' '--time-zone' '-r' '-s' '--workout' '-w' '--set' '-n' '--notes' '--kcal' '--avg-hr' '--max-hr' '--min-hr' '--zones' '--source' '--healthkit' '--count' '--to' '--as-of' '--exercise' '--split' '--since' '--until' '--format' '--log' '--field' '--from' '--metric' '--svg' '--out' '-o' '--seed'
+            case '--device' '--at' '--unit' '--color' '--symbol' '--activity' '--rest' '--target-hr' '--name' '--sets' '--reps' '--weight' '--seconds' '--load' '--library' '--machine' '--position' '--region' '--time-zone' '-r' '-s' '--workout' '-w' '--started' '--set' '-n' '--notes' '--kcal' '--avg-hr' '--max-hr' '--min-hr' '--zones' '--source' '--healthkit' '--count' '--to' '--as-of' '--exercise' '--split' '--since' '--until' '--format' '--log' '--field' '--from' '--metric' '--svg' '--out' '-o' '--seed'
                 set skip 1
             case '-*'
             case '*'
@@ -250,6 +250,7 @@ complete -c journal -n '__journal_is done' -l weight -r -d 'Weight actually lift
 complete -c journal -n '__journal_is done' -l seconds -s s -r -d 'Seconds actually held'
 complete -c journal -n '__journal_is done' -l workout -s w -r -a '(__journal_values workouts)' -d 'The workout (id prefix, or split name: its latest); default: the open one'
 complete -c journal -n '__journal_is done' -l keep-open -d 'Keep the exercise open after its last planned set'
+complete -c journal -n '__journal_is done' -l started -r -d 'When work on the set began (default: unknown)'
 complete -c journal -n '__journal_is done' -l journal -r -a '(__fish_complete_directories)' -d 'The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
 complete -c journal -n '__journal_is done' -l device -r -d 'The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
 complete -c journal -n '__journal_is done' -l at -r -d 'When the action happened (ISO 8601); back-dates it'

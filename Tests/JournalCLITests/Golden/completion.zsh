@@ -24,7 +24,7 @@ _journal() {
     case $word in
       (--journal) journal=(--journal ${words[i+1]}); skip=1 ;;
       (--*=*) ;;
-      (--device|--at|--unit|--color|--symbol|--activity|--rest|--target-hr|--name|--sets|--reps|--weight|--seconds|--load|--library|--machine|--position|--region|--time-zone|-r|-s|--workout|-w|--set|-n|--notes|--kcal|--avg-hr|--max-hr|--min-hr|--zones|--source|--healthkit|--count|--to|--as-of|--exercise|--split|--since|--until|--format|--log|--field|--from|--metric|--svg|--out|-o|--seed)) skip=1 ;;
+      (--device|--at|--unit|--color|--symbol|--activity|--rest|--target-hr|--name|--sets|--reps|--weight|--seconds|--load|--library|--machine|--position|--region|--time-zone|-r|-s|--workout|-w|--started|--set|-n|--notes|--kcal|--avg-hr|--max-hr|--min-hr|--zones|--source|--healthkit|--count|--to|--as-of|--exercise|--split|--since|--until|--format|--log|--field|--from|--metric|--svg|--out|-o|--seed)) skip=1 ;;
       (-*) ;;
       (*) args+=($word) ;;
     esac
@@ -556,6 +556,7 @@ _journal() {
         (--weight)) :; return 0 ;;
         (--seconds|-s)) :; return 0 ;;
         (--workout|-w)) _journal_values workouts "$cur" $journal; return 0 ;;
+        (--started)) :; return 0 ;;
         (--journal)) _files -/; return 0 ;;
         (--device)) :; return 0 ;;
         (--at)) :; return 0 ;;
@@ -569,6 +570,7 @@ _journal() {
           '--seconds:Seconds actually held'
           '--workout:The workout (id prefix, or split name: its latest); default: the open one'
           '--keep-open:Keep the exercise open after its last planned set'
+          '--started:When work on the set began (default: unknown)'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
           '--at:When the action happened (ISO 8601); back-dates it'

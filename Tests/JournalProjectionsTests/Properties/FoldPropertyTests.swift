@@ -49,7 +49,7 @@ struct ReferenceLog: Equatable {
         command = .completeSet(workout: nil, exercise: name, actuals, keepOpen: rng.next() % 2 == 0)
         log.reps.append(name == "Plank" ? 0 : reps)
         log.status = .inProgress
-        if log.reps.count == log.sets, case .completeSet(_, _, _, false) = command {
+        if log.reps.count == log.sets, case .completeSet(_, _, _, false, _) = command {
           log.status = .completed
         }
       case 3:

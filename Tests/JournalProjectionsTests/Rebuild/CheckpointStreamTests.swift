@@ -84,7 +84,8 @@ import Testing
             event: EventID("01JEVENT"),
             device: "watch",
             original: entry,
-            adjustments: ["01JADJUST", "01JADJUST2"]
+            adjustments: ["01JADJUST", "01JADJUST2"],
+            startedAt: t0 + 30.25
           ),
           EntryProvenance(
             kind: .filledFromPlan,

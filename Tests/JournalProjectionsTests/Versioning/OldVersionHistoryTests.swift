@@ -171,7 +171,7 @@ import Testing
     let journal = try Journal(store: InMemoryEventStore(events: events), newID: { "" })
     let reason = try #require(journal.quarantined["workout:\(Self.workout)"])
     #expect(
-      reason.contains("event 'set.completed' has version 9; the highest this build reads is 2")
+      reason.contains("event 'set.completed' has version 9; the highest this build reads is 3")
     )
     let state = journal.state()
     #expect(state.workouts[Self.workout] == nil)

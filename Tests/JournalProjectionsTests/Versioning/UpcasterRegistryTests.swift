@@ -81,7 +81,7 @@ import Testing
       _ = try upcaster.upcast(type: "set.completed", version: 9, payload: ["logID": "x"])
     } throws: { error in
       (error as? Upcaster.Unreadable)?.reason
-        == "event 'set.completed' has version 9; the highest this build reads is 2"
+        == "event 'set.completed' has version 9; the highest this build reads is 3"
     }
   }
 
