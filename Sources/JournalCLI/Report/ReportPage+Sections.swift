@@ -147,14 +147,16 @@ extension ReportPage {
           let note = deviation.isEmpty ? "" : " <small>(\(h(deviation)))</small>"
           return "<span class=\"\(classes.joined(separator: " "))\">\(text)\(note)</span>"
         }
+        let timing = session.timing.exercises.first { $0.logID == log.id }
         rows.append([
           h(log.exerciseName), "<span class=\"set\">\(h(WorkoutOutput.plan(log)))</span>",
-          done.isEmpty ? "—" : done.joined(separator: " · "), h(log.status.describedForPeople),
+          done.isEmpty ? "—" : done.joined(separator: " · "), Self.time(of: timing),
+          h(log.status.describedForPeople),
         ])
       }
       html += plainTable(
         caption: "Plan against what was done",
-        headers: ["Exercise", "Plan", "Done", "Status"],
+        headers: ["Exercise", "Plan", "Done", "Time and rests", "Status"],
         rows: rows
       )
       html += "</article>\n"
@@ -230,18 +232,20 @@ extension ReportPage {
   mutating func time() -> String {
     var html = section("time")
     let summary = content.summary
-    let ended = summary.sessions.filter { $0.duration != nil }
+    let rests = summary.rests
     html += stats([
       ("Time trained", Self.duration(summary.duration)),
-      ("Sessions timed", "\(ended.count) of \(summary.workouts)"),
-      (
-        "Average session",
-        ended.isEmpty ? "—" : Self.duration(summary.duration / Double(ended.count))
-      ),
+      ("Sessions timed", "\(summary.timedSessions) of \(summary.workouts)"),
+      ("Average session", summary.averageDuration.map(Self.duration) ?? "—"),
+      ("Median rest", summary.medianRest.map(Self.clock) ?? "—"),
+      ("Sets with a known rest", "\(rests.count) of \(summary.sets)"),
     ])
     html +=
-      "<p class=\"note\">A session lasts from its start to its end as the workout records them; "
-      + "a workout still in progress has no duration yet.</p>\n"
+      "<p class=\"note\">A session lasts from its start to its end as the workout records them "
+      + "(one still in progress has no duration yet). A rest runs from the set done before to "
+      + "the start of the next; a set's start is known when it was recorded (by "
+      + "<code>journal run</code> or <code>done --started</code>), never guessed, and sets "
+      + "filled in from the plan have none. Density is volume per minute of the session.</p>\n"
     if !summary.weeks.isEmpty {
       html += "<figure id=\"weekly-time\">\n<figcaption>Time trained per week</figcaption>\n"
       html += ReportSVG.bars(
@@ -268,16 +272,34 @@ extension ReportPage {
     }
     html += plainTable(
       caption: "Sessions, newest first",
-      headers: ["Start", "Workout", "Duration", "Sets", "Volume"],
-      numeric: [2, 3, 4],
+      headers: ["Start", "Workout", "Duration", "Sets", "Volume", "Density", "Median rest"],
+      numeric: [2, 3, 4, 5, 6],
       rows: sessions.map {
         [
           h(dates.minute($0.start, in: $0.timeZone)), h($0.splitName ?? "Workout"),
           h($0.duration.map(Self.duration) ?? "—"), "\($0.sets)", h(DisplayUnit.weight($0.volume)),
+          h($0.timing.density.map { DisplayUnit.weight(ChartText.rounded($0)) + "/min" } ?? "—"),
+          h(TrainingSummary.median($0.rests).map(Self.clock) ?? "—"),
         ]
       },
       rowIDs: sessions.map { "session-\(h($0.workoutID))" }
     )
     return html + "</section>\n"
+  }
+
+  /// `12 min · rests 1:30 2:05`: an exercise's duration and the known rests before its sets;
+  /// `—` when nothing is known.
+  static func time(of timing: WorkoutTiming.ExerciseTiming?) -> String {
+    guard let timing else { return "—" }
+    var parts: [String] = []
+    if let duration = timing.duration {
+      parts.append(duration < 60 ? clock(duration) : Self.duration(duration))
+    }
+    let rests = timing.sets.compactMap(\.restBefore).map(clock)
+    if !rests.isEmpty { parts.append("rests " + rests.joined(separator: " ")) }
+    return parts.isEmpty
+      ? "—"
+      : "<span class=\"set\">" + parts.joined(separator: "</span> · <span class=\"set\">")
+        + "</span>"
   }
 }

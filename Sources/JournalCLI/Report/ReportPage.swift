@@ -211,6 +211,13 @@ struct ReportPage {
   /// Text escaped for HTML content and attribute values.
   func h(_ text: String) -> String { ChartSVG.escape(text) }
 
+  /// `1:05` (minutes and seconds), `12:40`: a rest or a short span.
+  static func clock(_ seconds: TimeInterval) -> String {
+    let whole = Int(seconds.rounded())
+    let rest = whole % 60
+    return "\(whole / 60):\(rest < 10 ? "0" : "")\(rest)"
+  }
+
   /// `1 h 05 min`, `48 min`, `—` for nothing.
   static func duration(_ seconds: TimeInterval) -> String {
     guard seconds > 0 else { return "—" }

@@ -5,8 +5,9 @@ import Foundation
 ///
 /// Everything is grouped from an ``Audit`` (its counted rows, so reverted sets never count,
 /// and sets filled in from the plan do, as in the audit's totals) and the workouts of the
-/// state the audit was made from. Days are read in each workout's own time zone
-/// (``CivilDay``), so the summary never depends on the machine.
+/// state the audit was made from; durations and rests are each workout's
+/// ``WorkoutTiming``. Days are read in each workout's own time zone (``CivilDay``), so the
+/// summary never depends on the machine.
 ///
 /// ```swift
 /// let state = journal.state()
@@ -21,14 +22,18 @@ public struct TrainingSummary: Sendable, Hashable {
     public var splitName: String?
     /// When it started; ``timeZone`` reads it.
     public var start: Date
-    /// When it ended, if it has (a workout still in progress has not).
-    public var end: Date?
     public var timeZone: String
     public var sets: Int
-    /// Σ reps × weight of its weighted sets.
+    /// Σ reps × weight of its weighted sets in the audit.
     public var volume: Double
-    /// `end − start`, when it has ended.
-    public var duration: TimeInterval? { end.map { $0.timeIntervalSince(start) } }
+    /// Its durations and rests.
+    public var timing: WorkoutTiming
+    /// Its duration (``WorkoutTiming/duration``), when it has ended.
+    public var duration: TimeInterval? { timing.duration }
+    /// The known rests before its sets, in the order its exercises and sets are listed.
+    public var rests: [TimeInterval] {
+      timing.exercises.flatMap { $0.sets.compactMap(\.restBefore) }
+    }
   }
 
   /// The sessions, sets and volume of one day or one week.
@@ -57,11 +62,29 @@ public struct TrainingSummary: Sendable, Hashable {
   public var volume: Double { sessions.reduce(0) { $0 + $1.volume } }
   /// Σ durations of the sessions that have ended.
   public var duration: TimeInterval { sessions.reduce(0) { $0 + ($1.duration ?? 0) } }
+  /// How many sessions have a duration.
+  public var timedSessions: Int { sessions.count { $0.duration != nil } }
+  /// ``duration`` over ``timedSessions``; nil without one.
+  public var averageDuration: TimeInterval? {
+    timedSessions > 0 ? duration / Double(timedSessions) : nil
+  }
+  /// Every known rest before a set, over all sessions.
+  public var rests: [TimeInterval] { sessions.flatMap(\.rests) }
+  /// The median of ``rests`` (the mean of the middle two for an even count); nil without one.
+  public var medianRest: TimeInterval? { Self.median(rests) }
+
+  /// The median of `values`; nil when there are none.
+  public static func median(_ values: [TimeInterval]) -> TimeInterval? {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return nil }
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+  }
 
   /// The summary of `audit`, made from `state`.
   ///
-  /// A session's sets and volume are the audit's ``Audit/workoutTotals``; its start, end and
-  /// time zone are its workout's in `state`.
+  /// A session's sets and volume are the audit's ``Audit/workoutTotals``; its start, time
+  /// zone and timing are its workout's in `state`.
   ///
   /// - Complexity: O(n) in the audit's rows and the state's workouts.
   public init(audit: Audit, state: JournalState) {
@@ -73,10 +96,10 @@ public struct TrainingSummary: Sendable, Hashable {
           workoutID: totals.key,
           splitName: workout.document.splitName,
           start: workout.document.start,
-          end: workout.document.end,
           timeZone: workout.timeZone.identifier,
           sets: totals.sets,
-          volume: totals.volume
+          volume: totals.volume,
+          timing: WorkoutTiming(of: workout)
         )
       )
     }

@@ -88,9 +88,58 @@ import Testing
     #expect(summary.sessions.first?.workoutID == first)
     #expect(summary.days.map(\.day.description) == ["2026-03-02", "2026-03-09"])
     #expect(summary.weeks.map(\.day.description) == ["2026-03-02", "2026-03-09"])
-    // The first workout ended when its last log was resolved: it has a duration.
-    #expect(summary.sessions[1].duration != nil)
+    // Each workout ended when its last log was resolved: both have a duration.
+    #expect(summary.sessions.allSatisfy { $0.duration != nil })
     #expect(summary.duration == summary.sessions.compactMap(\.duration).reduce(0, +))
+  }
+
+  @Test func durationsAndRestsAreEachWorkoutsTiming() throws {
+    let h = try push()
+    h.now = Date(timeIntervalSince1970: 1_772_474_400)
+    try h.run(.startWorkout(split: "Push", timeZone: "UTC"))
+    // Set 1 started 30 s after the start, done at +90 s; set 2 started 120 s after that.
+    let start = h.now
+    h.now = start + 90
+    try h.run(
+      .completeSet(
+        workout: nil,
+        exercise: nil,
+        SetActuals(reps: 5, weight: 100),
+        startedAt: start + 30
+      )
+    )
+    h.now = start + 300
+    try h.run(
+      .completeSet(
+        workout: nil,
+        exercise: nil,
+        SetActuals(reps: 5, weight: 100),
+        startedAt: start + 210
+      )
+    )
+    let state = h.journal.state()
+    let summary = TrainingSummary(
+      audit: Audit(state: state, history: h.journal.history),
+      state: state
+    )
+    let session = try #require(summary.sessions.first)
+    let workout = try #require(state.workouts[session.workoutID])
+    #expect(session.timing == WorkoutTiming(of: workout))
+    #expect(session.duration == WorkoutTiming(of: workout).duration)
+    // The harness moves its clock on 60 s after each command: the workout began at start − 60
+    // and ended with its last set, at start + 300.
+    #expect(session.duration == 360)
+    #expect(session.rests == [120])
+    #expect(summary.medianRest == 120)
+    #expect(summary.timedSessions == 1)
+    #expect(summary.averageDuration == 360)
+  }
+
+  @Test func medianOfRests() {
+    #expect(TrainingSummary.median([]) == nil)
+    #expect(TrainingSummary.median([90]) == 90)
+    #expect(TrainingSummary.median([120, 60, 90]) == 90)
+    #expect(TrainingSummary.median([120, 60, 90, 100]) == 95)
   }
 
   @Test func weeklyProgressionKeepsEachWeeksBest() throws {
