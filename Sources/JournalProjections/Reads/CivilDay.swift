@@ -30,16 +30,7 @@ public struct CivilDay: Sendable, Hashable, Comparable, CustomStringConvertible 
 
   /// `2026-03-02`.
   public var description: String {
-    // Civil from days (Howard Hinnant's algorithm), proleptic Gregorian.
-    let z = number + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let dayOfEra = z - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let mp = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    let (year, month, day) = DocumentWriter.civil(fromDays: number)
     func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
     return "\(year)-\(two(month))-\(two(day))"
   }
