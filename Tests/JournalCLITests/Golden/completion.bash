@@ -71,6 +71,7 @@ _journal() {
       'diff') command='diff'; position=1 ;;
       'records') command='records'; position=1 ;;
       'chart') command='chart'; position=1 ;;
+      'report') command='report'; position=1 ;;
       'export') command='export'; position=1 ;;
       'rebuild') command='rebuild'; position=1 ;;
       'import') command='import'; position=1 ;;
@@ -86,7 +87,7 @@ _journal() {
     if [[ "$cur" == -* ]]; then
       COMPREPLY=($(compgen -W '--help --version' -- "$cur"))
     elif (( ${#args[@]} == 0 )); then
-      COMPREPLY=($(compgen -W 'init split exercise catalog start done adjust more skip reset finish end delete plan metrics undo redo rewind status today audit history blame diff records chart export rebuild import verify upgrade sample help completion' -- "$cur"))
+      COMPREPLY=($(compgen -W 'init split exercise catalog start done adjust more skip reset finish end delete plan metrics undo redo rewind status today audit history blame diff records chart report export rebuild import verify upgrade sample help completion' -- "$cur"))
     elif [[ "${args[0]}" == 'split' && ${#args[@]} == 1 ]]; then
       COMPREPLY=($(compgen -W 'add starter edit remove move list' -- "$cur"))
     elif [[ "${args[0]}" == 'exercise' && ${#args[@]} == 1 ]]; then
@@ -665,6 +666,22 @@ _journal() {
       case $position in
         0) _journal_values exercises "$cur" "${journal[@]}" ;;
       esac
+      ;;
+    'report')
+      case "$prev" in
+        --out) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
+        --since) :; return 0 ;;
+        --until) :; return 0 ;;
+        --as-of) :; return 0 ;;
+        --journal) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
+        --device) :; return 0 ;;
+        --at) :; return 0 ;;
+        --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
+      esac
+      if [[ "$cur" == -* ]]; then
+        COMPREPLY=($(compgen -W '--out --since --until --as-of --journal --device --at --unit --json --help' -- "$cur"))
+        return 0
+      fi
       ;;
     'export')
       case "$prev" in

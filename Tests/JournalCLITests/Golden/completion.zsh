@@ -69,6 +69,7 @@ _journal() {
       ('diff')) command='diff'; position=1 ;;
       ('records')) command='records'; position=1 ;;
       ('chart')) command='chart'; position=1 ;;
+      ('report')) command='report'; position=1 ;;
       ('export')) command='export'; position=1 ;;
       ('rebuild')) command='rebuild'; position=1 ;;
       ('import')) command='import'; position=1 ;;
@@ -112,6 +113,7 @@ _journal() {
         'diff:Documents added, removed and changed between two points, field by field'
         'records:Personal records per exercise, from recorded actuals only'
         'chart:Progression of an exercise: top-set weight or e1RM, workout by workout'
+        'report:Write the journal as one HTML page: overview, progressions, records, changes, time'
         'export:Export every set as CSV (Strong'\''s columns) or the events as NDJSON'
         'rebuild:Write the app'\''s documents (Splits/, Workouts/, Stubs/) from the journal'
         'import:Turn an app container, or a Strong or Hevy export, into events'
@@ -1165,6 +1167,35 @@ _journal() {
       case $position in
         (0) _journal_values exercises "$cur" $journal ;;
       esac
+      ;;
+    ('report'))
+      case $prev in
+        (--out)) _files; return 0 ;;
+        (--since)) :; return 0 ;;
+        (--until)) :; return 0 ;;
+        (--as-of)) :; return 0 ;;
+        (--journal)) _files -/; return 0 ;;
+        (--device)) :; return 0 ;;
+        (--at)) :; return 0 ;;
+        (--unit)) compadd -- kg lb; return 0 ;;
+      esac
+      if [[ $cur == -* ]]; then
+        local -a flags
+        flags=(
+          '--out:The file to write (default report.html)'
+          '--since:Sets done at or after this time'
+          '--until:Sets done up to this time (a date: that whole day)'
+          '--as-of:Read the journal as it was then'
+          '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
+          '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--at:When the action happened (ISO 8601); back-dates it'
+          '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
+          '--json:Print machine-readable JSON'
+          '--help:Show help for the command'
+        )
+        _describe -t options 'option' flags
+        return 0
+      fi
       ;;
     ('export'))
       case $prev in
