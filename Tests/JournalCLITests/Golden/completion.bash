@@ -679,7 +679,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--out --since --until --as-of --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--out --since --until --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;

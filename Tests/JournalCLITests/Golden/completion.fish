@@ -478,6 +478,7 @@ complete -c journal -n '__journal_is report' -l until -r -d 'Sets done up to thi
 complete -c journal -n '__journal_is report' -l as-of -r -d 'Read the journal as it was then'
 complete -c journal -n '__journal_is report' -l journal -r -a '(__fish_complete_directories)' -d 'The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
 complete -c journal -n '__journal_is report' -l device -r -d 'The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+complete -c journal -n '__journal_is report' -l adopt -d 'Write as --device even if another machine wrote as it'
 complete -c journal -n '__journal_is report' -l at -r -d 'When the action happened (ISO 8601); back-dates it'
 complete -c journal -n '__journal_is report' -l unit -r -a 'kg lb' -d 'Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
 complete -c journal -n '__journal_is report' -l json -d 'Print machine-readable JSON'

@@ -1188,6 +1188,7 @@ _journal() {
           '--as-of:Read the journal as it was then'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
