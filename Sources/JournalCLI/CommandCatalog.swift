@@ -8,6 +8,7 @@ enum CommandCatalog {
     + ExerciseCommands.all
     + [LibraryCommands.catalog]
     + WorkoutCommands.all
+    + RunCommands.all
     + HistoryCommands.all
     + ReadCommands.all
     + AuditCommands.all

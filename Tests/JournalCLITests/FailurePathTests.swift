@@ -29,6 +29,7 @@ let failingInputs: [FailingInput] = [
   FailingInput("catalog", "--load", "heavy"),
   FailingInput("start", "Nope"),
   FailingInput("done", "Nope"),
+  FailingInput("run", "--rest", "-5"),
   FailingInput("adjust", "bench", "--set", "9", "--reps", "4"),
   FailingInput("more", "Nope"),
   FailingInput("skip", "Nope"),

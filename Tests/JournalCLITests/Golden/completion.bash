@@ -26,7 +26,7 @@ _journal() {
     case "$word" in
       --journal) journal=(--journal "${COMP_WORDS[i+1]}"); skip=1 ;;
       --*=*) ;;
-      --device|--at|--unit|--color|--symbol|--activity|--rest|--target-hr|--name|--sets|--reps|--weight|--seconds|--load|--library|--machine|--position|--region|--time-zone|-r|-s|--workout|-w|--started|--set|-n|--notes|--kcal|--avg-hr|--max-hr|--min-hr|--zones|--source|--healthkit|--count|--to|--as-of|--exercise|--split|--since|--until|--format|--log|--field|--from|--metric|--svg|--out|-o|--seed) skip=1 ;;
+      --device|--at|--unit|--color|--symbol|--activity|--rest|--target-hr|--name|--sets|--reps|--weight|--seconds|--load|--library|--machine|--position|--region|--time-zone|-r|-s|--workout|-w|--started|--set|-n|--notes|--kcal|--avg-hr|--max-hr|--min-hr|--zones|--source|--healthkit|--finish-countdown|--lead-in|--count|--to|--as-of|--exercise|--split|--since|--until|--format|--log|--field|--from|--metric|--svg|--out|-o|--seed) skip=1 ;;
       -*) ;;
       *) args+=("$word") ;;
     esac
@@ -60,6 +60,7 @@ _journal() {
       'delete') command='delete'; position=1 ;;
       'plan') command='plan'; position=1 ;;
       'metrics') command='metrics'; position=1 ;;
+      'run') command='run'; position=1 ;;
       'undo') command='undo'; position=1 ;;
       'redo') command='redo'; position=1 ;;
       'rewind') command='rewind'; position=1 ;;
@@ -71,7 +72,6 @@ _journal() {
       'diff') command='diff'; position=1 ;;
       'records') command='records'; position=1 ;;
       'chart') command='chart'; position=1 ;;
-      'report') command='report'; position=1 ;;
       'export') command='export'; position=1 ;;
       'rebuild') command='rebuild'; position=1 ;;
       'import') command='import'; position=1 ;;
@@ -87,7 +87,7 @@ _journal() {
     if [[ "$cur" == -* ]]; then
       COMPREPLY=($(compgen -W '--help --version' -- "$cur"))
     elif (( ${#args[@]} == 0 )); then
-      COMPREPLY=($(compgen -W 'init split exercise catalog start done adjust more skip reset finish end delete plan metrics undo redo rewind status today audit history blame diff records chart report export rebuild import verify upgrade sample help completion' -- "$cur"))
+      COMPREPLY=($(compgen -W 'init split exercise catalog start done adjust more skip reset finish end delete plan metrics run undo redo rewind status today audit history blame diff records chart export rebuild import verify upgrade sample help completion' -- "$cur"))
     elif [[ "${args[0]}" == 'split' && ${#args[@]} == 1 ]]; then
       COMPREPLY=($(compgen -W 'add starter edit remove move list' -- "$cur"))
     elif [[ "${args[0]}" == 'exercise' && ${#args[@]} == 1 ]]; then
@@ -104,7 +104,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--starter --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--starter --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -121,7 +121,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--color --symbol --activity --rest --auto-advance --target-hr --starter --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--color --symbol --activity --rest --auto-advance --target-hr --starter --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -135,7 +135,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -153,7 +153,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--name --color --symbol --activity --rest --auto-advance --target-hr --no-auto-advance --no-rest --no-target-hr --no-activity --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--name --color --symbol --activity --rest --auto-advance --target-hr --no-auto-advance --no-rest --no-target-hr --no-activity --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -168,7 +168,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -183,7 +183,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -198,7 +198,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -218,7 +218,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--sets --reps --weight --seconds --load --library --machine --machine-based --position --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--sets --reps --weight --seconds --load --library --machine --machine-based --position --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -241,7 +241,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--name --sets --reps --weight --seconds --load --library --machine --machine-based --no-library --no-machine --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--name --sets --reps --weight --seconds --load --library --machine --machine-based --no-library --no-machine --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -257,7 +257,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -273,7 +273,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -289,7 +289,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -307,7 +307,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--load --machine-based --no-machine --region --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--load --machine-based --no-machine --region --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -320,7 +320,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--time-zone --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--time-zone --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -340,7 +340,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--reps --weight --seconds --workout --keep-open --started --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--reps --weight --seconds --workout --keep-open --started --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -360,7 +360,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--set --reps --weight --seconds --workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--set --reps --weight --seconds --workout --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -376,7 +376,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--workout --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -392,7 +392,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--workout --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -408,7 +408,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--workout --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -424,7 +424,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--workout --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -440,7 +440,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--workout --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -452,7 +452,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -473,7 +473,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--sets --reps --weight --seconds --notes --no-notes --workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--sets --reps --weight --seconds --notes --no-notes --workout --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -496,9 +496,27 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--kcal --avg-hr --max-hr --min-hr --zones --source --healthkit --workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--kcal --avg-hr --max-hr --min-hr --zones --source --healthkit --workout --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
+      ;;
+    'run')
+      case "$prev" in
+        --rest) :; return 0 ;;
+        --finish-countdown) :; return 0 ;;
+        --lead-in) :; return 0 ;;
+        --time-zone) :; return 0 ;;
+        --journal) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
+        --device) :; return 0 ;;
+        --at) :; return 0 ;;
+        --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
+      esac
+      if [[ "$cur" == -* ]]; then
+        COMPREPLY=($(compgen -W '--rest --finish-countdown --lead-in --time-zone --journal --device --at --unit --json --help' -- "$cur"))
+        return 0
+      fi
+      case $position in
+      esac
       ;;
     'undo')
       case "$prev" in
@@ -510,7 +528,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--workout --count --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--workout --count --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -522,7 +540,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -535,7 +553,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--to --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--to --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -548,7 +566,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--as-of --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -565,7 +583,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--as-of --time-zone --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--as-of --time-zone --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -583,7 +601,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--exercise --split --since --until --format --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--exercise --split --since --until --format --as-of --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -597,7 +615,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--log --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--log --as-of --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -614,7 +632,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--field --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--field --as-of --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -631,7 +649,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--from --to --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--from --to --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -645,7 +663,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--exercise --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--exercise --as-of --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -660,28 +678,12 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--metric --svg --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--metric --svg --as-of --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
         0) _journal_values exercises "$cur" "${journal[@]}" ;;
       esac
-      ;;
-    'report')
-      case "$prev" in
-        --out) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
-        --since) :; return 0 ;;
-        --until) :; return 0 ;;
-        --as-of) :; return 0 ;;
-        --journal) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
-        --device) :; return 0 ;;
-        --at) :; return 0 ;;
-        --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
-      esac
-      if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--out --since --until --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
-        return 0
-      fi
       ;;
     'export')
       case "$prev" in
@@ -693,7 +695,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--format --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--format --as-of --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -707,7 +709,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--out --as-of --full --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--out --as-of --full --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -722,7 +724,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--dry-run --time-zone --format --unit --splits --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--dry-run --time-zone --format --unit --splits --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -736,7 +738,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--strict --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -748,7 +750,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--check --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--check --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -761,7 +763,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--seed --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--seed --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -776,7 +778,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--man --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--man --journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -791,7 +793,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in

@@ -13,7 +13,7 @@ function __journal_args
         end
         switch $token
             case '--*=*'
-            case '--device' '--at' '--unit' '--color' '--symbol' '--activity' '--rest' '--target-hr' '--name' '--sets' '--reps' '--weight' '--seconds' '--load' '--library' '--machine' '--position' '--region' '--time-zone' '-r' '-s' '--workout' '-w' '--started' '--set' '-n' '--notes' '--kcal' '--avg-hr' '--max-hr' '--min-hr' '--zones' '--source' '--healthkit' '--count' '--to' '--as-of' '--exercise' '--split' '--since' '--until' '--format' '--log' '--field' '--from' '--metric' '--svg' '--out' '-o' '--seed'
+            case '--device' '--at' '--unit' '--color' '--symbol' '--activity' '--rest' '--target-hr' '--name' '--sets' '--reps' '--weight' '--seconds' '--load' '--library' '--machine' '--position' '--region' '--time-zone' '-r' '-s' '--workout' '-w' '--started' '--set' '-n' '--notes' '--kcal' '--avg-hr' '--max-hr' '--min-hr' '--zones' '--source' '--healthkit' '--finish-countdown' '--lead-in' '--count' '--to' '--as-of' '--exercise' '--split' '--since' '--until' '--format' '--log' '--field' '--from' '--metric' '--svg' '--out' '-o' '--seed'
                 set skip 1
             case '-*'
             case '*'
@@ -73,6 +73,7 @@ complete -c journal -n 'test (count (__journal_args)) = 0' -a 'end' -d 'End the 
 complete -c journal -n 'test (count (__journal_args)) = 0' -a 'delete' -d 'Delete a workout (a stub remains; undo brings it back)'
 complete -c journal -n 'test (count (__journal_args)) = 0' -a 'plan' -d 'Edit the plan of an exercise in a workout'
 complete -c journal -n 'test (count (__journal_args)) = 0' -a 'metrics' -d 'Record the health metrics of a workout'
+complete -c journal -n 'test (count (__journal_args)) = 0' -a 'run' -d 'Run a workout full-screen: Ready?, work, rest, One More, Finish'
 complete -c journal -n 'test (count (__journal_args)) = 0' -a 'undo' -d 'Undo the last action of this device (appends a revert; nothing is erased)'
 complete -c journal -n 'test (count (__journal_args)) = 0' -a 'redo' -d 'Redo what the last undo of this device cancelled'
 complete -c journal -n 'test (count (__journal_args)) = 0' -a 'rewind' -d 'Cancel everything after an event or a time (one revert; undo brings it back)'
@@ -368,6 +369,16 @@ complete -c journal -n '__journal_is metrics' -l at -r -d 'When the action happe
 complete -c journal -n '__journal_is metrics' -l unit -r -a 'kg lb' -d 'Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
 complete -c journal -n '__journal_is metrics' -l json -d 'Print machine-readable JSON'
 complete -c journal -n '__journal_is metrics' -l help -s h -d 'Show help for the command'
+complete -c journal -n '__journal_is run' -l rest -r -d 'Rest seconds when the workout has none (default $WORKOUT_REST, else 90)'
+complete -c journal -n '__journal_is run' -l finish-countdown -r -d 'Seconds before Done completes an exercise by itself; 0 turns it off (default 10)'
+complete -c journal -n '__journal_is run' -l lead-in -r -d 'Seconds of the Ready? lead-in (default 3)'
+complete -c journal -n '__journal_is run' -l time-zone -r -d 'IANA time zone of a workout it starts (default: this machine'\''s)'
+complete -c journal -n '__journal_is run' -l journal -r -a '(__fish_complete_directories)' -d 'The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
+complete -c journal -n '__journal_is run' -l device -r -d 'The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+complete -c journal -n '__journal_is run' -l at -r -d 'When the action happened (ISO 8601); back-dates it'
+complete -c journal -n '__journal_is run' -l unit -r -a 'kg lb' -d 'Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
+complete -c journal -n '__journal_is run' -l json -d 'Print machine-readable JSON'
+complete -c journal -n '__journal_is run' -l help -s h -d 'Show help for the command'
 complete -c journal -n '__journal_is undo' -l workout -s w -r -a '(__journal_values workouts)' -d 'Undo the last action in this workout (id prefix, or split name: its latest)'
 complete -c journal -n '__journal_is undo' -l count -s n -r -d 'Undo the last N actions (default 1)'
 complete -c journal -n '__journal_is undo' -l journal -r -a '(__fish_complete_directories)' -d 'The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'

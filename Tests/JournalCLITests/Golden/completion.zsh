@@ -24,7 +24,7 @@ _journal() {
     case $word in
       (--journal) journal=(--journal ${words[i+1]}); skip=1 ;;
       (--*=*) ;;
-      (--device|--at|--unit|--color|--symbol|--activity|--rest|--target-hr|--name|--sets|--reps|--weight|--seconds|--load|--library|--machine|--position|--region|--time-zone|-r|-s|--workout|-w|--started|--set|-n|--notes|--kcal|--avg-hr|--max-hr|--min-hr|--zones|--source|--healthkit|--count|--to|--as-of|--exercise|--split|--since|--until|--format|--log|--field|--from|--metric|--svg|--out|-o|--seed)) skip=1 ;;
+      (--device|--at|--unit|--color|--symbol|--activity|--rest|--target-hr|--name|--sets|--reps|--weight|--seconds|--load|--library|--machine|--position|--region|--time-zone|-r|-s|--workout|-w|--started|--set|-n|--notes|--kcal|--avg-hr|--max-hr|--min-hr|--zones|--source|--healthkit|--finish-countdown|--lead-in|--count|--to|--as-of|--exercise|--split|--since|--until|--format|--log|--field|--from|--metric|--svg|--out|-o|--seed)) skip=1 ;;
       (-*) ;;
       (*) args+=($word) ;;
     esac
@@ -58,6 +58,7 @@ _journal() {
       ('delete')) command='delete'; position=1 ;;
       ('plan')) command='plan'; position=1 ;;
       ('metrics')) command='metrics'; position=1 ;;
+      ('run')) command='run'; position=1 ;;
       ('undo')) command='undo'; position=1 ;;
       ('redo')) command='redo'; position=1 ;;
       ('rewind')) command='rewind'; position=1 ;;
@@ -102,6 +103,7 @@ _journal() {
         'delete:Delete a workout (a stub remains; undo brings it back)'
         'plan:Edit the plan of an exercise in a workout'
         'metrics:Record the health metrics of a workout'
+        'run:Run a workout full-screen: Ready?, work, rest, One More, Finish'
         'undo:Undo the last action of this device (appends a revert; nothing is erased)'
         'redo:Redo what the last undo of this device cancelled'
         'rewind:Cancel everything after an event or a time (one revert; undo brings it back)'
@@ -867,6 +869,37 @@ _journal() {
         _describe -t options 'option' flags
         return 0
       fi
+      ;;
+    ('run'))
+      case $prev in
+        (--rest)) :; return 0 ;;
+        (--finish-countdown)) :; return 0 ;;
+        (--lead-in)) :; return 0 ;;
+        (--time-zone)) :; return 0 ;;
+        (--journal)) _files -/; return 0 ;;
+        (--device)) :; return 0 ;;
+        (--at)) :; return 0 ;;
+        (--unit)) compadd -- kg lb; return 0 ;;
+      esac
+      if [[ $cur == -* ]]; then
+        local -a flags
+        flags=(
+          '--rest:Rest seconds when the workout has none (default $WORKOUT_REST, else 90)'
+          '--finish-countdown:Seconds before Done completes an exercise by itself; 0 turns it off (default 10)'
+          '--lead-in:Seconds of the Ready? lead-in (default 3)'
+          '--time-zone:IANA time zone of a workout it starts (default: this machine'\''s)'
+          '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
+          '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--at:When the action happened (ISO 8601); back-dates it'
+          '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
+          '--json:Print machine-readable JSON'
+          '--help:Show help for the command'
+        )
+        _describe -t options 'option' flags
+        return 0
+      fi
+      case $position in
+      esac
       ;;
     ('undo'))
       case $prev in
