@@ -375,6 +375,7 @@ complete -c journal -n '__journal_is run' -l lead-in -r -d 'Seconds of the Ready
 complete -c journal -n '__journal_is run' -l time-zone -r -d 'IANA time zone of a workout it starts (default: this machine'\''s)'
 complete -c journal -n '__journal_is run' -l journal -r -a '(__fish_complete_directories)' -d 'The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
 complete -c journal -n '__journal_is run' -l device -r -d 'The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+complete -c journal -n '__journal_is run' -l adopt -d 'Write as --device even if another machine wrote as it'
 complete -c journal -n '__journal_is run' -l at -r -d 'When the action happened (ISO 8601); back-dates it'
 complete -c journal -n '__journal_is run' -l unit -r -a 'kg lb' -d 'Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
 complete -c journal -n '__journal_is run' -l json -d 'Print machine-readable JSON'

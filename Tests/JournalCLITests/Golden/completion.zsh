@@ -890,6 +890,7 @@ _journal() {
           '--time-zone:IANA time zone of a workout it starts (default: this machine'\''s)'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
