@@ -1092,6 +1092,8 @@ public struct StateScope: Sendable, Hashable {
   public var recentActionsOf: String?
   /// The workouts a day's snapshot reads.
   public var day: Day?
+  /// Whether the scope holds the splits.
+  ///
   /// Every split, the splits' order and every other stream that is not a workout's: what
   /// editing splits, starting a workout, finding things by name and naming the next split
   /// need. A command about workouts it names by id leaves them out.

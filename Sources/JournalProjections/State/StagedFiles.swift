@@ -17,9 +17,11 @@ protocol StateFiles: AnyObject {
   func remove(_ relative: String) throws
 }
 
-/// The saved state's folder: each file written to a temporary file renamed over it, through
-/// `io`, the journal's seam for system calls, where tests inject failures. Not flushed: the
-/// state is a cache, and a file cut short fails its checksum.
+/// The saved state's folder, written through the journal's system calls.
+///
+/// Each file is written to a temporary file renamed over it, through `io`, the journal's seam
+/// for system calls, where tests inject failures. Not flushed: the state is a cache, and a
+/// file cut short fails its checksum.
 final class StateFolder: StateFiles {
   let tree: DocumentTreeWriter
   let io: any FileIO
