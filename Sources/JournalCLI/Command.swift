@@ -123,6 +123,10 @@ enum GlobalOptions {
       value: "NAME",
       help: "The device writing (default $WORKOUT_DEVICE, else 'cli')"
     ),
+    OptionSpec(
+      "adopt",
+      help: "Write as --device even if another machine wrote as it"
+    ),
     OptionSpec("at", value: "TIME", help: "When the action happened (ISO 8601); back-dates it"),
     OptionSpec(
       "unit",

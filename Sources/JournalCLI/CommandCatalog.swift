@@ -12,6 +12,7 @@ enum CommandCatalog {
     + HistoryCommands.all
     + ReadCommands.all
     + AuditCommands.all
+    + ReportCommands.all
     + ExportCommands.all
     + ProjectionCommands.all
     + [JournalCommands.verify, JournalCommands.upgradeCheck, JournalCommands.sample]

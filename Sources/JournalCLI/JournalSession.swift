@@ -22,6 +22,7 @@ struct JournalSession {
     // `$WORKOUT_NOW` is the clock the records are stamped with too (the hybrid clock still
     // never goes back).
     var options = DeviceWriter.Options()
+    options.adopt = invocation.arguments.flag("adopt")
     if invocation.environment["WORKOUT_NOW"] != nil {
       let milliseconds = now.milliseconds
       options.wallClock = { milliseconds }

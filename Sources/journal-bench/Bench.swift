@@ -60,6 +60,7 @@ final class Bench {
       if wants("B6") { try coldStartScenario(size: size) }
       if wants("B8") { try memoryScenario(size: size) }
       if wants("B10") || wants("B11") || wants("B12") { try commandScenarios(size: size) }
+      if wants("B13") { try reportScenario(size: size) }
     }
   }
 

@@ -3,7 +3,7 @@ import Foundation
 /// The command line of `journal-bench`.
 struct Options {
   static let allScenarios = [
-    "B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10", "B11", "B12", "B14",
+    "B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10", "B11", "B12", "B13", "B14",
   ]
 
   var sizes = [10_000, 100_000, 1_000_000]
@@ -26,7 +26,7 @@ struct Options {
       --events N              one journal size (events)
       --sizes A,B,C           journal sizes (default 10000,100000,1000000)
       --repetitions N         repetitions per measurement, at least 1 (default 5)
-      --scenarios B1,B3,...   which scenarios (default all: B1 to B12, B14)
+      --scenarios B1,B3,...   which scenarios (default all: B1 to B14)
       --dir DIR               scratch folder (default: a temporary folder, deleted after)
       --seed N                the generator's seed (default 24301)
       --json                  print the results as JSON on standard output

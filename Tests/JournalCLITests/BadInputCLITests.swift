@@ -81,7 +81,7 @@ import Darwin
     #expect(
       result.err.contains(
         "devices/phone/000001 2.jsonl: note: duplicate of '000001.jsonl' left by a "
-          + "file-sync service; not read"
+          + "file-sync service holds no record the device's segments lack; not read"
       ),
       "\(result.err)"
     )

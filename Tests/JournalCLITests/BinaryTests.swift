@@ -45,6 +45,69 @@ import Testing
     #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
   }
 
+  /// A device's files written in two places (a copy of the journal on another machine
+  /// writing as 'phone'), kept by Dropbox as a conflicted copy: both branches are read and
+  /// the first command says so once; verify notes the fork (and fails with --strict); the
+  /// other machine is refused until it adopts the device; the next append heals the fork.
+  @Test func aForkedDeviceEndToEnd() throws {
+    let folder = try makeTemporaryDirectory("binary-fork")
+    let journal = folder.appendingPathComponent("Journal")
+    let other = folder.appendingPathComponent("Other")
+    for arguments in [["init"], ["split", "add", "Legs"]] {
+      let result = try run(arguments, journal: journal)
+      #expect(result.status == 0, "\(arguments): \(result.err)")
+    }
+    // The other machine starts from this journal's files, without this machine's own
+    // (never synced) state.
+    try FileManager.default.copyItem(at: journal, to: other)
+    try FileManager.default.removeItem(at: other.appendingPathComponent(".journal-state"))
+    #expect(try run(["exercise", "add", "Legs", "Squat"], journal: journal).status == 0)
+    #expect(try run(["exercise", "add", "Legs", "Deadlift"], journal: other).status == 0)
+    let segment = "devices/phone/000001.jsonl"
+    let copy = "devices/phone/000001 (Lifter's MacBook's conflicted copy 2026-01-01).jsonl"
+    try FileManager.default.copyItem(
+      at: other.appendingPathComponent(segment),
+      to: journal.appendingPathComponent(copy)
+    )
+
+    let first = try run(["split", "list"], journal: journal)
+    #expect(first.status == 0, "\(first.err)")
+    #expect(first.out.contains("Squat") && first.out.contains("Deadlift"), "\(first.out)")
+    let forkLines = first.err.split(separator: "\n").filter { $0.contains("fork of device") }
+    #expect(forkLines.count == 1, "\(first.err)")
+    let second = try run(["split", "list"], journal: journal)
+    #expect(!second.err.contains("fork"), "\(second.err)")
+    let verify = try run(["verify"], journal: journal)
+    #expect(verify.status == 0, "\(verify.err)")
+    #expect(verify.out.contains("fork of device 'phone'"), "\(verify.out)")
+    #expect(try run(["verify", "--strict"], journal: journal).status == 1)
+
+    // The sync service gives the other machine this journal's version of the segment: its
+    // last record there is not one it wrote.
+    try FileManager.default.removeItem(at: other.appendingPathComponent(segment))
+    try FileManager.default.copyItem(
+      at: journal.appendingPathComponent(segment),
+      to: other.appendingPathComponent(segment)
+    )
+    let before = try Data(contentsOf: other.appendingPathComponent(segment))
+    let refused = try run(["exercise", "add", "Legs", "Lunge"], journal: other)
+    #expect(refused.status == 1)
+    #expect(refused.err.contains("another machine may be writing as 'phone'"), "\(refused.err)")
+    #expect(try Data(contentsOf: other.appendingPathComponent(segment)) == before)
+    let adopted = try run(["exercise", "add", "Legs", "Lunge", "--adopt"], journal: other)
+    #expect(adopted.status == 0, "\(adopted.err)")
+
+    // This machine's next append heals the fork; the copy may then go.
+    #expect(try run(["exercise", "add", "Legs", "Calf raise"], journal: journal).status == 0)
+    let healed = try run(["verify", "--strict"], journal: journal)
+    #expect(healed.status == 0, "\(healed.out)\(healed.err)")
+    #expect(healed.out.contains("may be deleted"), "\(healed.out)")
+    try FileManager.default.removeItem(at: journal.appendingPathComponent(copy))
+    let list = try run(["split", "list"], journal: journal)
+    #expect(list.out.contains("Deadlift") && list.out.contains("Calf raise"), "\(list.out)")
+    #expect(try run(["verify", "--strict"], journal: journal).status == 0)
+  }
+
   @Test func statusesAndStreams() throws {
     let journal = try makeTemporaryDirectory("binary").appendingPathComponent("Journal")
     let help = try run(["--help"], journal: journal)

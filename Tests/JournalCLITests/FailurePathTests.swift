@@ -50,6 +50,7 @@ let failingInputs: [FailingInput] = [
   FailingInput("diff", "--from", "nonsense"),
   FailingInput("records", "--exercise", "Nope"),
   FailingInput("chart", "Nope"),
+  FailingInput("report", "--out", "{missing}/report.html"),
   FailingInput("export", "--format", "xml"),
   FailingInput("rebuild", "--as-of", "nonsense", "--out", "{missing}"),
   FailingInput("import", "{missing}"),

@@ -138,7 +138,7 @@ enum ChartCommands {
         dates: days(newest: values.count),
         solid: progression.points.map(\.isAllActual)
       )
-      try ChartSVG.write(svg, to: url)
+      try OwnerOnlyFile.write(svg, to: url, example: "bench.svg")
       if !invocation.wantsJSON { invocation.console.print("wrote \(file)") }
     }
     if invocation.wantsJSON {

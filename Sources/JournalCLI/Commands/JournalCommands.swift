@@ -50,11 +50,19 @@ enum JournalCommands {
   static let verify = Command(
     ["verify"],
     abstract: "Check every record: checksums, hash chains, sequences, duplicates",
-    discussion: "Exit status 0 when clean, 1 with every problem listed as 'file:line: cause'."
+    discussion: """
+      Exit status 0 when clean, 1 with every problem listed as 'file:line: cause'. A fork
+      of a device's history (its files written in two places, kept by a sync service as a
+      copy) is a note: both branches are read, and the device's next append heals it.
+      --strict also fails while a fork is not healed.
+      """,
+    options: [OptionSpec("strict", help: "Also fail (exit 1) while a fork is not healed yet")]
   ) { invocation in
     try invocation.expectPositionals(atMost: 0)
     let log = try EventLog(at: invocation.journalURL)
     let report = try log.verify()
+    let strict = invocation.arguments.flag("strict")
+    let failed = !report.isClean || (strict && !report.unhealedForks.isEmpty)
     if invocation.wantsJSON {
       invocation.printJSON([
         "clean": report.isClean,
@@ -62,6 +70,7 @@ enum JournalCommands {
         "devices": report.deviceCount,
         "problems": report.problems.map(\.description),
         "notes": report.notes.map(\.description),
+        "unhealedForks": report.unhealedForks.map(\.file),
       ])
     } else {
       let c = invocation.console
@@ -76,8 +85,13 @@ enum JournalCommands {
     }
     if !report.isClean {
       invocation.console.error("error: \(report.problems.count) problems found")
+    } else if failed {
+      invocation.console.error(
+        "error: \(report.unhealedForks.count) forks not healed yet (--strict); the device's "
+          + "next append heals them"
+      )
     }
-    return report.isClean ? ExitStatus.success : ExitStatus.failure
+    return failed ? ExitStatus.failure : ExitStatus.success
   }
 
   static let upgradeCheck = Command(

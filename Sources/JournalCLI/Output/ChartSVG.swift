@@ -73,39 +73,15 @@ enum ChartSVG {
   /// A coordinate rounded to 0.1, without a trailing `.0`.
   static func n(_ value: Double) -> String { WeightUnit.number((value * 10).rounded() / 10) }
 
+  /// `text` with `&`, `<`, `>` and `"` escaped, for XML and HTML text and attribute values.
   static func escape(_ text: String) -> String {
-    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-      .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-  }
-
-  /// Writes `data` to `url` atomically, readable by the owner only.
-  ///
-  /// A temporary file beside it is renamed over it. A directory is refused.
-  static func write(_ data: Data, to url: URL) throws {
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    {
-      throw CommandError("'\(url.path)' is a directory", hint: "name a file, e.g. 'bench.svg'")
-    }
-    let folder = url.deletingLastPathComponent()
-    let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
-    guard
-      FileManager.default.createFile(
-        atPath: temporary.path,
-        contents: data,
-        attributes: [.posixPermissions: 0o600]
-      )
-    else {
-      throw CommandError(
-        "cannot write '\(url.path)'",
-        hint: "check that '\(folder.path)' exists and is writable"
-      )
-    }
-    guard rename(temporary.path, url.path) == 0 else {
-      let reason = String(cString: strerror(errno))
-      try? FileManager.default.removeItem(at: temporary)
-      throw CommandError("cannot write '\(url.path)': \(reason)")
-    }
+    // Most text has none of them: returned as it is, without four searches.
+    guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 })
+    else { return text }
+    return text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(
+      of: "<",
+      with: "&lt;"
+    )
+    .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
   }
 }

@@ -53,6 +53,8 @@ extension EventRecord {
   /// Encodes a record line, appending it (newline included) to `line`.
   ///
   /// A batch is encoded into one buffer. On failure `line` may hold part of the record.
+  /// `merging` lists the heads of a device's branches the record merges (a heal, see
+  /// ``Fork``): written as the `merge` member, between `data` and `prev`.
   static func encode(
     id: ULID,
     device: String,
@@ -61,6 +63,7 @@ extension EventRecord {
     event: NewEvent,
     previousHash: SHA256Digest,
     location: RecordLocation,
+    merging: [SHA256Digest] = [],
     appendingTo line: inout [UInt8]
   ) throws(JournalError) -> EventRecord {
     let start = line.count
@@ -85,6 +88,15 @@ extension EventRecord {
     appendDecimal(event.version, to: &line)
     line.appendASCII(#","data":"#)
     try event.payload.serialize(into: &line)
+    if !merging.isEmpty {
+      line.appendASCII(#","merge":["#)
+      for (index, head) in merging.enumerated() {
+        line.appendASCII(index == 0 ? "\"" : ",\"")
+        head.appendHex(to: &line)
+        line.append(UInt8(ascii: "\""))
+      }
+      line.append(UInt8(ascii: "]"))
+    }
     line.appendASCII(#","prev":""#)
     previousHash.appendHex(to: &line)
     line.append(UInt8(ascii: "\""))
@@ -113,6 +125,62 @@ extension EventRecord {
 }
 
 // MARK: - Decoding
+
+/// The bytes that start a record's `prev` member as the writer spells it.
+let previousHashPrefix: [UInt8] = Array(#","prev":""#.utf8)
+
+/// The bytes that start a record's `merge` member as the writer spells it.
+let mergeMemberPrefix: [UInt8] = Array(#""merge":"#.utf8)
+
+extension EventRecord {
+  /// The branch heads a record line names in its `merge` member (a heal, see ``Fork``).
+  ///
+  /// Nil when it has none, a failure when the member is not an array of 64-hex-digit
+  /// hashes. The line's checksum must have been checked.
+  static func mergedHeads(
+    line: UnsafeRawBufferPointer
+  ) -> Result<[SHA256Digest], RecordFailure>? {
+    // Nearly every line has none. A line spelled as the writer spells it has `merge` just
+    // before `,"prev":"…"`, or ends its `data` object there: then nothing is looked for.
+    let prev = line.count - checksumSuffixLength - previousHashMemberLength
+    if prev > 0, line[prev - 1] == UInt8(ascii: "}"),
+      previousHashPrefix.indices.allSatisfy({ line[prev + $0] == previousHashPrefix[$0] })
+    {
+      return nil
+    }
+    guard contains(line, mergeMemberPrefix) else { return nil }
+    guard case .object(let members)? = try? JSONValue.parse(line) else {
+      return .failure(RecordFailure(cause: "malformed JSON"))
+    }
+    guard let member = members["merge"] else { return nil }
+    guard case .array(let values) = member, !values.isEmpty else {
+      return .failure(RecordFailure(cause: "'merge' is not a list of record hashes"))
+    }
+    var heads: [SHA256Digest] = []
+    for value in values {
+      guard let text = value.stringValue, let head = SHA256Digest(hexString: text) else {
+        return .failure(RecordFailure(cause: "'merge' is not a list of record hashes"))
+      }
+      heads.append(head)
+    }
+    return .success(heads)
+  }
+
+  /// Whether `bytes` holds `needle` somewhere.
+  private static func contains(_ bytes: UnsafeRawBufferPointer, _ needle: [UInt8]) -> Bool {
+    guard let first = needle.first, bytes.count >= needle.count, let base = bytes.baseAddress
+    else { return false }
+    var start = 0
+    while start + needle.count <= bytes.count {
+      guard let found = memchr(base + start, Int32(first), bytes.count - needle.count + 1 - start)
+      else { return false }
+      let offset = base.distance(to: UnsafeRawPointer(found))
+      if needle.indices.allSatisfy({ bytes[offset + $0] == needle[$0] }) { return true }
+      start = offset + 1
+    }
+    return false
+  }
+}
 
 /// Why a stored line could not be used.
 struct RecordFailure: Error, Equatable {

@@ -45,6 +45,10 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
     ///
     /// Its segment is missing, shorter, or holds other bytes there. Read the whole history instead.
     public static let positionChanged = Kind(rawValue: "positionChanged")
+    /// The device's files hold records this machine did not write and its local note of
+    /// what it wrote does not know: another machine may be writing as the same device (see
+    /// ``DeviceWriter/Options/adopt``).
+    public static let secondWriter = Kind(rawValue: "secondWriter")
     /// An operating-system call failed (disk full, I/O error, permission denied…).
     public static let io = Kind(rawValue: "io")
   }

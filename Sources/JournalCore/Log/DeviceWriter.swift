@@ -47,6 +47,13 @@ public final class DeviceWriter: @unchecked Sendable {
     ///
     /// Default: the system's generator.
     public var random: any RandomNumberGenerator & Sendable
+    /// Whether to continue the device's history when its files hold records this machine did
+    /// not write (another machine writing as the same device, or this one restored from a
+    /// backup); without it, opening throws ``JournalError/Kind/secondWriter``.
+    ///
+    /// Default false. The writer then continues the device's segments, and its first append
+    /// heals any fork, as always.
+    public var adopt: Bool
 
     /// Creates options; every parameter has a safe default.
     public init(
@@ -56,13 +63,15 @@ public final class DeviceWriter: @unchecked Sendable {
       wallClock: @escaping @Sendable () -> Int64 = {
         Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
       },
-      random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+      random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator(),
+      adopt: Bool = false
     ) {
       self.segmentSizeLimit = segmentSizeLimit
       self.durability = durability
       self.lockTimeout = lockTimeout
       self.wallClock = wallClock
       self.random = random
+      self.adopt = adopt
     }
   }
 
@@ -70,11 +79,15 @@ public final class DeviceWriter: @unchecked Sendable {
   public let device: String
   /// The repairs made while opening, each reported once.
   public let recoveryNotices: [RecoveryNotice]
+  /// The branches of the device's history found outside its segments when opening.
+  ///
+  /// See ``Fork``. Those not held in the device's files yet are healed by the first append.
+  public let forks: [Fork]
 
-  private let log: EventLog
-  private let options: Options
-  private let fileIO: any FileIO
-  private let folder: String
+  let log: EventLog
+  let options: Options
+  let fileIO: any FileIO
+  let folder: String
   private let mutex = NSLock()
 
   private var lockDescriptor: Int32
@@ -91,6 +104,9 @@ public final class DeviceWriter: @unchecked Sendable {
   private var clock: HybridLogicalClock
   private var ids: ULIDGenerator
   private var failure: JournalError?
+  /// The heal the next append makes: branch files to write, and the branch heads its first
+  /// record names in `merge`.
+  var heal: Heal
 
   init(log: EventLog, device: String, options: Options) throws {
     try EventLog.validateDeviceName(device)
@@ -104,6 +120,8 @@ public final class DeviceWriter: @unchecked Sendable {
     self.lockDescriptor = opened.lockDescriptor
     self.segmentDescriptor = opened.segmentDescriptor
     self.recoveryNotices = state.notices
+    self.forks = opened.heal.forks
+    self.heal = opened.heal
     self.segmentNumber = state.segmentNumber
     let name = Segment.fileName(state.segmentNumber)
     self.segmentPath = "\(self.folder)/\(name)"
@@ -113,7 +131,10 @@ public final class DeviceWriter: @unchecked Sendable {
     self.lastSequenceValue = state.lastRecord?.sequence ?? 0
     self.lastHash = state.lastPosition?.hash ?? .zero
     self.positionValue = state.lastPosition
-    self.clock = HybridLogicalClock(last: state.lastRecord?.time ?? .zero)
+    // New records sort after every record of the device's branches too.
+    self.clock = HybridLogicalClock(
+      last: max(state.lastRecord?.time ?? .zero, opened.heal.latest ?? .zero)
+    )
     var ids = ULIDGenerator(random: options.random)
     if let lastID = state.lastRecord?.id { ids.observe(lastID) }
     self.ids = ids
@@ -124,7 +145,9 @@ public final class DeviceWriter: @unchecked Sendable {
     log: EventLog,
     device: String,
     options: Options
-  ) throws -> (lockDescriptor: Int32, segmentDescriptor: Int32?, state: RecoveredState) {
+  ) throws -> (
+    lockDescriptor: Int32, segmentDescriptor: Int32?, state: RecoveredState, heal: Heal
+  ) {
     let fileIO = log.fileIO
     let folder = log.deviceFolder(device)
     let devices = folder.deletingLastPathComponent().path
@@ -159,6 +182,8 @@ public final class DeviceWriter: @unchecked Sendable {
         timeout: options.lockTimeout
       )
       let state = try recover(log: log, device: device, options: options)
+      try checkWriterNote(log: log, device: device, state: state, options: options)
+      let heal = try planHeal(log: log, device: device)
       var segmentDescriptor: Int32?
       if state.segmentNumber > 0 {
         let path = folder.appendingPathComponent(Segment.fileName(state.segmentNumber)).path
@@ -168,7 +193,7 @@ public final class DeviceWriter: @unchecked Sendable {
           mode: 0o600
         )
       }
-      return (lockDescriptor, segmentDescriptor, state)
+      return (lockDescriptor, segmentDescriptor, state, heal)
     } catch {
       fileIO.close(lockDescriptor)
       if let failure = error as? SystemFailure { throw failure.journalError() }
@@ -250,6 +275,9 @@ public final class DeviceWriter: @unchecked Sendable {
       guard !events.isEmpty else { return [] }
       for event in events { try DeviceWriter.validate(event) }
 
+      // A heal first puts each branch in the device's own files, so that the record that
+      // names its head never names a record the device's files lack.
+      try writeBranchFiles()
       var clock = self.clock
       var ids = self.ids
       var sequence = lastSequenceValue
@@ -270,6 +298,7 @@ public final class DeviceWriter: @unchecked Sendable {
           event: event,
           previousHash: previous,
           location: RecordLocation(file: "", line: 0),
+          merging: records.isEmpty ? heal.heads : [],
           appendingTo: &bytes
         )
         let length = bytes.count - start - 1
@@ -302,7 +331,9 @@ public final class DeviceWriter: @unchecked Sendable {
       for index in records.indices {
         records[index].location = RecordLocation(file: segmentFile, line: lineCount + 1 + index)
       }
+      if options.durability.syncs { try writeNote(previous: lastHash, next: previous) }
       try writeDurably(bytes)
+      heal = Heal()
       self.clock = clock
       self.ids = ids
       lastSequenceValue = sequence

@@ -14,6 +14,26 @@ public struct DeviceHistory: Sendable {
   /// The end of the last record read (or of the record a read resumed after, when it read
   /// nothing new); nil when the device has no record that could be read.
   public var position: DevicePosition?
+  /// The branches of the device's history found in copies a file-sync service left and in
+  /// branch files (see ``Fork``); their records are not in ``records``.
+  public var forks: [Fork] = []
+
+  /// Creates a device's history.
+  public init(
+    device: String,
+    records: [EventRecord],
+    notices: [RecoveryNotice],
+    stoppedBy: JournalError?,
+    position: DevicePosition? = nil,
+    forks: [Fork] = []
+  ) {
+    self.device = device
+    self.records = records
+    self.notices = notices
+    self.stoppedBy = stoppedBy
+    self.position = position
+    self.forks = forks
+  }
 }
 
 /// Every device's records merged in one deterministic order.
@@ -43,6 +63,11 @@ public struct JournalHistory: Sendable {
   /// ``EventLog/readHistory(after:)`` resumes from them. Devices with no readable record have
   /// none.
   public var positions: [String: DevicePosition] = [:]
+  /// The branches found outside the devices' segments, device by device (see ``Fork``).
+  ///
+  /// A device read whole hands on the records of its branches with the rest; a device read
+  /// after a position lists its branches here and hands on none of their records.
+  public var forks: [Fork] = []
 
   @usableFromInline init(
     runs: [[EventRecord]],
@@ -159,6 +184,9 @@ extension EventLog {
   struct DeviceRuns: Sendable {
     var history: DeviceHistory
     var runs: [[EventRecord]] = []
+    /// The records of the device's branches outside its segments, in merge order; empty
+    /// for a device read after a position.
+    var branches: [EventRecord] = []
   }
 
   /// Reads several devices, decoding their segments on every core, each device up to the
@@ -175,7 +203,7 @@ extension EventLog {
     var outcomes = jobs.concurrentMap(chunkSize: 1) { job in
       log.readSegment(job.1, device: plans[job.0].history.device)
     }
-    var devices = plans.map { DeviceRuns(history: $0.history) }
+    var devices = plans.map { DeviceRuns(history: $0.history, branches: $0.branches) }
     var stopped = plans.map { $0.history.stoppedBy != nil }
     for (index, job) in jobs.enumerated() where !stopped[job.0] {
       var outcome = try outcomes[index].get()
@@ -200,6 +228,9 @@ extension EventLog {
   struct DevicePlan: Sendable {
     var history: DeviceHistory
     var segments: [SegmentJob] = []
+    /// The records of the device's branches to hand on (none when reading after a
+    /// position).
+    var branches: [EventRecord] = []
   }
 
   /// One segment to read: from its start, or from a position's boundary record.
@@ -240,7 +271,10 @@ extension EventLog {
     }
     let folder = deviceFolder(device)
     let listing = try DeviceFolderListing(folder: folder)
-    for artefact in listing.syncArtefacts {
+    let branches = try findBranches(device: device, listing: listing)
+    plan.history.forks = branches.forks
+    if position == nil { plan.branches = branches.records }
+    for artefact in listing.syncArtefacts where !branches.handled.contains(artefact.name) {
       plan.history.notices.append(
         RecoveryNotice(
           kind: .syncArtefactIgnored,
@@ -250,6 +284,19 @@ extension EventLog {
           sideFile: nil,
           cause: artefact.description
         )
+      )
+    }
+    plan.history.notices += branches.notices
+    plan.history.notices += branches.forks.filter { !$0.isHeld }.map(RecoveryNotice.init(fork:))
+    plan.history.notices += branches.broken.map { broken in
+      RecoveryNotice(
+        kind: .forkRead,
+        file: broken.file,
+        line: broken.line,
+        byteCount: 0,
+        sideFile: nil,
+        cause: "line \(broken.line) breaks the chain of a fork's branch (\(broken.cause)); "
+          + "read up to the line before"
       )
     }
     var segments = listing.segments[...]
@@ -477,6 +524,7 @@ extension EventLog {
     let devices = try readDeviceRuns(names.map { ($0, positions[$0]) })
     var history = EventLog.merge(devices)
     history.notices += deviceFolderCopies()
+    history.forks = devices.flatMap(\.history.forks)
     return history
   }
 

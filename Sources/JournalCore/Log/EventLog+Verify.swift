@@ -13,7 +13,13 @@ extension EventLog {
   ///
   /// Notes, not problems: side files of torn tails set aside earlier; copies and
   /// placeholders left by file-sync services; missing segment numbers (a device folder that
-  /// arrived before its earlier segments).
+  /// arrived before its earlier segments); forks (see ``Fork``): each branch in a copy with
+  /// where it leaves the device's segments and how many events each side holds, whether it
+  /// is healed, and, once it is, that the copy may be deleted
+  /// (``VerificationReport/unhealedForks`` lists those not healed yet).
+  ///
+  /// Problems of forks: a branch file that is not a branch of its device, and a `merge`
+  /// member naming a record no branch holds.
   ///
   /// After a bad line, checking resumes at the next line without expectations, so one
   /// damaged record is reported once, not again as a broken link on the next one.
@@ -87,8 +93,19 @@ private struct Verifier {
     for name in listing.sideFiles {
       note(log.relativePath(device: device, file: name), "torn tail set aside earlier")
     }
-    for artefact in listing.syncArtefacts {
+    let branches = try log.findBranches(device: device, listing: listing)
+    for artefact in listing.syncArtefacts where !branches.handled.contains(artefact.name) {
       note(log.relativePath(device: device, file: artefact.name), artefact.description)
+    }
+    let branchFiles = Set(
+      listing.branchFiles.map { log.relativePath(device: device, file: $0.name) }
+    )
+    for notice in branches.notices {
+      if branchFiles.contains(notice.file) {
+        problem(notice.file, nil, notice.cause)
+      } else {
+        note(notice.file, notice.cause)
+      }
     }
     expected = (0, .zero, nil)
     var previousNumber = 0
@@ -117,14 +134,53 @@ private struct Verifier {
       let isLast = index == listing.segments.count - 1
       verifySegment(bytes, file: relative, device: device, isLast: isLast)
     }
+    verifyForks(branches, device: device)
+  }
+
+  /// Notes every fork of the device, and checks that each head its records name in `merge`
+  /// is the record of a branch.
+  private mutating func verifyForks(_ branches: DeviceBranches, device: String) {
+    for broken in branches.broken {
+      problem(
+        broken.file,
+        broken.line,
+        "the chain of a fork's branch breaks here: \(broken.cause); read up to the line before"
+      )
+    }
+    let named = Set(merges.map(\.head))
+    let held = Set(branches.records.compactMap(\.hash))
+    for fork in branches.forks {
+      let healed = fork.isHeld && named.contains(fork.head)
+      var text = fork.description.dropFirst(fork.file.count + ": note: ".count)
+      if fork.isBranchFile && !healed {
+        text =
+          "branch of device '\(device)' after \(fork.anchorFile):\(fork.anchorLine) "
+          + "(\(fork.branchCount) \(Fork.events(fork.branchCount))), not merged yet; read; "
+          + "the device's next append merges it"
+      }
+      note(fork.file, String(text))
+      if !healed { report.unhealedForks.append(fork) }
+    }
+    for merge in merges where !held.contains(merge.head) {
+      problem(
+        merge.file,
+        merge.line,
+        "'merge' names record \(merge.head.hexString.prefix(16))…, which no branch of "
+          + "'\(device)' holds (its branch file is missing?)"
+      )
+    }
+    merges = []
   }
 
   /// What checking one line found: a record to link to the one before, or a problem, which
   /// leaves the next record nothing to continue from.
   private enum LineFinding {
-    case record(EventRecord)
+    case record(EventRecord, merging: [SHA256Digest])
     case problem(line: Int, cause: String)
   }
+
+  /// The branch heads the device's records name in `merge`, with where.
+  var merges: [(head: SHA256Digest, file: String, line: Int)] = []
 
   private mutating func verifySegment(
     _ bytes: [UInt8],
@@ -144,9 +200,10 @@ private struct Verifier {
     }
     for finding in findings {
       switch finding {
-      case .record(let record):
+      case .record(let record, let merging):
         report.recordCount += 1
         check(record, device: device)
+        for head in merging { merges.append((head, record.location.file, record.location.line)) }
       case .problem(let line, let cause):
         problem(file, line, cause)
         expected = nil
@@ -169,12 +226,13 @@ private struct Verifier {
     }
     return bytes.withUnsafeBytes { buffer in
       do throws(RecordFailure) {
+        let text = UnsafeRawBufferPointer(rebasing: buffer[line.range])
         let record = try EventRecord.decode(
-          line: UnsafeRawBufferPointer(rebasing: buffer[line.range]),
+          line: text,
           location: RecordLocation(file: file, line: line.number),
           hashing: true
         )
-        return .record(record)
+        return .record(record, merging: try EventRecord.mergedHeads(line: text)?.get() ?? [])
       } catch {
         return .problem(line: line.number, cause: error.cause)
       }

@@ -31,7 +31,9 @@ import Darwin
 public struct EventLog: Sendable {
   /// The journal folder.
   public let url: URL
-  let fileIO: any FileIO
+  /// The system calls the journal's files are written through: the seam tests inject
+  /// failures at.
+  package let fileIO: any FileIO
 
   /// The on-disk format version this build writes and the highest it reads.
   public static let formatVersion = 1
@@ -50,7 +52,7 @@ public struct EventLog: Sendable {
     try self.init(at: url, fileIO: SystemFileIO())
   }
 
-  init(at url: URL, fileIO: any FileIO) throws {
+  package init(at url: URL, fileIO: any FileIO) throws {
     self.url = url.standardizedFileURL
     self.fileIO = fileIO
     try checkMarker()
@@ -68,7 +70,7 @@ public struct EventLog: Sendable {
     try create(at: url, fileIO: SystemFileIO())
   }
 
-  static func create(at url: URL, fileIO: any FileIO) throws -> EventLog {
+  package static func create(at url: URL, fileIO: any FileIO) throws -> EventLog {
     let root = url.standardizedFileURL
     let marker = root.appendingPathComponent(markerFileName).path
     do {

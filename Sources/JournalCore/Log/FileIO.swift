@@ -7,13 +7,19 @@ import Darwin
 #endif
 
 /// A failed system call: the errno, what was attempted and on which path.
-struct SystemFailure: Error, Equatable {
-  var code: Int32
-  var operation: String
-  var path: String
+package struct SystemFailure: Error, Equatable {
+  package var code: Int32
+  package var operation: String
+  package var path: String
+
+  package init(code: Int32, operation: String, path: String) {
+    self.code = code
+    self.operation = operation
+    self.path = path
+  }
 
   /// The failure as a ``JournalError`` of kind ``JournalError/Kind/io``.
-  func journalError(file: String? = nil) -> JournalError {
+  package func journalError(file: String? = nil) -> JournalError {
     JournalError(.io, file: file ?? path, "cannot \(operation): \(systemMessage(code))")
   }
 }
@@ -29,7 +35,7 @@ func systemMessage(_ code: Int32) -> String {
 ///
 /// Every call that can fail throws ``SystemFailure`` with the errno. ``write(_:_:path:)`` may
 /// write fewer bytes than asked (a short write); the caller loops.
-protocol FileIO: Sendable {
+package protocol FileIO: Sendable {
   /// Opens (and maybe creates) a file; returns its descriptor.
   func open(_ path: String, flags: Int32, mode: UInt32) throws(SystemFailure) -> Int32
   /// Closes a descriptor, ignoring errors.
@@ -68,7 +74,7 @@ protocol FileIO: Sendable {
 
 extension FileIO {
   /// Writes all of `buffer`, looping over short writes.
-  func writeAll(
+  package func writeAll(
     _ descriptor: Int32,
     _ buffer: UnsafeRawBufferPointer,
     path: String
@@ -88,7 +94,7 @@ extension FileIO {
   }
 
   /// Writes all of `bytes`, looping over short writes.
-  func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws(SystemFailure) {
+  package func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws(SystemFailure) {
     var offset = 0
     while offset < bytes.count {
       let written = try bytes.withUnsafeBytes { buffer in
@@ -103,7 +109,7 @@ extension FileIO {
 
   /// Reads a file from byte `offset` to its end (nothing when it is shorter); a symbolic
   /// link is refused (`ELOOP`), never followed.
-  func readFile(_ path: String, from offset: Int = 0) throws(SystemFailure) -> [UInt8] {
+  package func readFile(_ path: String, from offset: Int = 0) throws(SystemFailure) -> [UInt8] {
     let descriptor = try open(path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW, mode: 0)
     defer { close(descriptor) }
     let size = max(0, Int(try size(descriptor, path: path)) - offset)
@@ -112,7 +118,7 @@ extension FileIO {
 
   /// Reads `count` bytes at `offset` of an open file, looping over short reads; fewer when
   /// the file ends first (it may have shrunk since its size was taken).
-  func read(
+  package func read(
     _ descriptor: Int32,
     count: Int,
     at offset: Int,
@@ -144,7 +150,7 @@ extension FileIO {
 
   /// Creates a file with owner-only permissions holding exactly `bytes`, made durable when
   /// `durable`, failing if the file exists.
-  func createFile(_ path: String, bytes: [UInt8], durable: Bool) throws(SystemFailure) {
+  package func createFile(_ path: String, bytes: [UInt8], durable: Bool) throws(SystemFailure) {
     let descriptor = try open(
       path,
       flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,

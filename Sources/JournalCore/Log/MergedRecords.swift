@@ -51,6 +51,9 @@ public struct MergedRecords: Sendable {
     /// The segment file and its index in `files` of the last record handed on.
     var file = ""
     var fileIndex: UInt32 = 0
+    /// Whether this source holds the records of a device's branches outside its segments
+    /// (see ``Fork``); it follows the device's own source.
+    var isBranch = false
   }
 
   /// The most records ``next(_:)`` reserves room for at once; a larger batch grows.
@@ -120,6 +123,20 @@ public struct MergedRecords: Sendable {
           read: device.runs.reduce(0) { $0 + $1.count }
         )
       )
+      if !device.branches.isEmpty {
+        runs.append(device.branches)
+        var branch = Source(
+          history: DeviceHistory(
+            device: device.history.device,
+            records: [],
+            notices: [],
+            stoppedBy: nil
+          ),
+          runs: (runs.count - 1)..<runs.count
+        )
+        branch.isBranch = true
+        sources.append(branch)
+      }
     }
     let scan = Self.scan(runs)
     repeated = ULIDTable(scan.repeated)
@@ -138,10 +155,21 @@ public struct MergedRecords: Sendable {
     readWhole = false
     duplicatesKnown = known != nil
     for duplicate in known ?? [] { knownDuplicates[duplicate.skipped] = duplicate }
-    sources = plans.map { plan in
+    sources = plans.flatMap { plan in
       var source = Source(history: plan.history, segments: plan.segments[...])
       if let limits { source.remaining = limits[plan.history.device] ?? 0 }
-      return source
+      guard !plan.branches.isEmpty else { return [source] }
+      var branch = Source(
+        history: DeviceHistory(
+          device: plan.history.device,
+          records: plan.branches,
+          notices: [],
+          stoppedBy: nil
+        )
+      )
+      branch.times = plan.branches.map(\.time)
+      branch.isBranch = true
+      return [source, branch]
     }
   }
 
@@ -200,9 +228,19 @@ public struct MergedRecords: Sendable {
           best = index
           continue
         }
-        if sources[index].times[sources[index].cursor]
-          < sources[current].times[sources[current].cursor]
+        let time = sources[index].times[sources[index].cursor]
+        let bestTime = sources[current].times[sources[current].cursor]
+        if time < bestTime {
+          best = index
+        } else if time == bestTime, sources[index].isBranch,
+          sources[index].history.device == sources[current].history.device,
+          EventLog.precedesWithinDevice(
+            sources[index].history.records[sources[index].cursor],
+            sources[current].history.records[sources[current].cursor]
+          )
         {
+          // Two branches of one device at one clock reading: an order that does not depend
+          // on which branch is in the segments.
           best = index
         }
       }
@@ -423,9 +461,13 @@ public struct MergedRecords: Sendable {
   /// a second read of the same files stop where this one did.
   public var counts: [String: Int] {
     var counts: [String: Int] = [:]
-    for source in sources { counts[source.history.device] = source.read }
+    for source in sources where !source.isBranch { counts[source.history.device] = source.read }
     return counts
   }
+
+  /// The branches found outside the devices' segments (see ``Fork``), whose records are
+  /// handed on with the rest.
+  public var forks: [Fork] { sources.flatMap(\.history.forks) }
 }
 
 extension EventLog {

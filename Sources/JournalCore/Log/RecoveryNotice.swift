@@ -22,6 +22,9 @@ public struct RecoveryNotice: Sendable, Hashable, CustomStringConvertible {
     /// A reader met a gap in a device's segment numbers (a device folder that arrived
     /// before its earlier segments) and read the device only up to the gap.
     public static let segmentNotArrived = Kind(rawValue: "segmentNotArrived")
+    /// A reader met a branch of a device's history in a copy a file-sync service left (see
+    /// ``Fork``) and read it with the rest; the device's next append heals it.
+    public static let forkRead = Kind(rawValue: "forkRead")
   }
 
   /// What happened.
@@ -55,8 +58,20 @@ public struct RecoveryNotice: Sendable, Hashable, CustomStringConvertible {
     self.cause = cause
   }
 
+  /// The notice of a fork read: its ``Fork/description`` as the cause.
+  init(fork: Fork) {
+    self.init(
+      kind: .forkRead,
+      file: fork.file,
+      line: 0,
+      byteCount: 0,
+      sideFile: nil,
+      cause: String(fork.description.dropFirst(fork.file.count + ": note: ".count))
+    )
+  }
+
   public var description: String {
-    if kind == .syncArtefactIgnored || kind == .segmentNotArrived {
+    if kind == .syncArtefactIgnored || kind == .segmentNotArrived || kind == .forkRead {
       return "\(file): note: \(cause)"
     }
     let what =

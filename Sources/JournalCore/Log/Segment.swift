@@ -49,6 +49,32 @@ enum Segment {
     return value >= 1 ? value : nil
   }
 
+  /// The infix of branch files: `000003.branch-<16 hex digits>.jsonl`.
+  static let branchInfix = ".branch-"
+
+  /// The name of the branch file that holds a fork's branch: the segment holding the last
+  /// record in common, and the first 16 hex digits of the SHA-256 of the branch's last
+  /// record (through the chain, that hash names the whole branch, so every machine that
+  /// heals the same branch names its file the same).
+  static func branchFileName(segment: Int, head: SHA256Digest) -> String {
+    String(fileName(segment).dropLast(fileExtension.count)) + branchInfix
+      + String(head.hexString.prefix(16)) + fileExtension
+  }
+
+  /// The segment number in a branch file's name, nil for any other name.
+  static func branchSegment(of fileName: String) -> Int? {
+    let utf8 = Array(fileName.utf8)
+    let infix = Array(branchInfix.utf8)
+    guard utf8.count == 6 + infix.count + 16 + fileExtension.utf8.count,
+      fileName.hasSuffix(fileExtension), Array(utf8[6..<(6 + infix.count)]) == infix,
+      utf8[(6 + infix.count)..<(6 + infix.count + 16)].allSatisfy({
+        ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+          || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f"))
+      })
+    else { return nil }
+    return number(of: String(decoding: utf8[0..<6], as: UTF8.self) + fileExtension)
+  }
+
   /// Whether `fileName` is a torn-tail side file of a segment.
   static func isSideFile(_ fileName: String) -> Bool {
     guard let range = fileName.range(of: fileExtension + tornSuffix) else { return false }
@@ -74,40 +100,104 @@ enum Segment {
 /// The same shapes around a device name (`phone 2`, `phone.sync-conflict-…`) mark a copy of
 /// a whole device folder.
 enum SyncArtefact {
-  /// What a sync service left, described for notes and notices; nil for other names.
+  /// What a sync service left.
+  enum Shape {
+    /// iCloud Drive's placeholder for a file not downloaded yet.
+    case placeholder
+    /// Syncthing's download in progress.
+    case download
+    /// Syncthing's conflict copy.
+    case syncthingConflict
+    /// Dropbox's conflicted copy.
+    case dropboxConflict
+    /// A numbered duplicate (iCloud Drive, Finder, OneDrive).
+    case duplicate
+
+    /// Whether the copy holds a whole version of the original that another machine wrote:
+    /// a conflict copy or a duplicate, not a placeholder or a download in progress.
+    var isVersion: Bool {
+      switch self {
+      case .syncthingConflict, .dropboxConflict, .duplicate: true
+      case .placeholder, .download: false
+      }
+    }
+  }
+
+  /// The original `name` is a copy of and what left it; nil for other names.
   ///
-  /// `base` recognises the name of the original (a segment file
-  /// name, or a device name).
-  static func describe(_ name: String, base: (String) -> Bool) -> String? {
+  /// `base` recognises the name of the original (a segment file name, or a device name).
+  static func classify(
+    _ name: String,
+    base: (String) -> Bool
+  ) -> (original: String, shape: Shape)? {
     if name.hasPrefix("."), name.hasSuffix(".icloud") {
       let original = String(name.dropFirst().dropLast(".icloud".count))
-      if base(original) {
-        return "iCloud Drive placeholder of '\(original)', not downloaded yet; not read"
-      }
+      if base(original) { return (original, .placeholder) }
     }
     for prefix in [".syncthing.", "~syncthing~"]
     where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
       let original = String(name.dropFirst(prefix.count).dropLast(".tmp".count))
-      if base(original) { return "Syncthing download of '\(original)' in progress; not read" }
+      if base(original) { return (original, .download) }
     }
     let (stem, fileExtension) = splitExtension(name, base: base)
     if let range = stem.range(of: ".sync-conflict-"),
       base(String(stem[..<range.lowerBound]) + fileExtension)
     {
-      return "Syncthing conflict copy of '\(stem[..<range.lowerBound])\(fileExtension)'; not read"
+      return (String(stem[..<range.lowerBound]) + fileExtension, .syncthingConflict)
     }
     guard let space = stem.firstIndex(of: " ") else { return nil }
     let original = String(stem[..<space]) + fileExtension
     let rest = stem[stem.index(after: space)...]
     guard base(original), !rest.isEmpty else { return nil }
     if rest.hasPrefix("("), rest.hasSuffix(")"), rest.contains("conflicted copy") {
-      return "Dropbox conflicted copy of '\(original)'; not read"
+      return (original, .dropboxConflict)
     }
     let number = rest.hasPrefix("(") && rest.hasSuffix(")") ? rest.dropFirst().dropLast() : rest
     if !number.isEmpty, number.allSatisfy({ $0.isASCII && $0.isNumber }) {
-      return "duplicate of '\(original)' left by a file-sync service; not read"
+      return (original, .duplicate)
     }
     return nil
+  }
+
+  /// What a sync service left, described for notes and notices; nil for other names.
+  ///
+  /// `base` recognises the name of the original (a segment file
+  /// name, or a device name).
+  static func describe(_ name: String, base: (String) -> Bool) -> String? {
+    guard let (original, shape) = classify(name, base: base) else { return nil }
+    switch shape {
+    case .placeholder:
+      return "iCloud Drive placeholder of '\(original)', not downloaded yet; not read"
+    case .download: return "Syncthing download of '\(original)' in progress; not read"
+    case .syncthingConflict, .dropboxConflict, .duplicate:
+      return "\(label(shape, original: original)); not read"
+    }
+  }
+
+  /// What a copy is, as notes and notices name it: `Dropbox conflicted copy of
+  /// '000003.jsonl'`.
+  static func label(_ shape: Shape, original: String) -> String {
+    switch shape {
+    case .placeholder: "iCloud Drive placeholder of '\(original)'"
+    case .download: "Syncthing download of '\(original)'"
+    case .syncthingConflict: "Syncthing conflict copy of '\(original)'"
+    case .dropboxConflict: "Dropbox conflicted copy of '\(original)'"
+    case .duplicate: "duplicate of '\(original)' left by a file-sync service"
+    }
+  }
+
+  /// What a copy of a segment is, as notes and notices name it; nil for other names.
+  static func segmentCopyLabel(_ name: String) -> String? {
+    classify(name) { Segment.number(of: $0) != nil }.map { label($0.shape, original: $0.original) }
+  }
+
+  /// The segment a copy holds a version of (a conflict copy or a duplicate of
+  /// `000003.jsonl`), nil for any other name.
+  static func segmentVersionOriginal(_ name: String) -> Int? {
+    guard let (original, shape) = classify(name, base: { Segment.number(of: $0) != nil }),
+      shape.isVersion
+    else { return nil }
+    return Segment.number(of: original)
   }
 
   /// `name` split before its extension when the original has one (`000003 2.jsonl` →
@@ -121,7 +211,10 @@ enum SyncArtefact {
 
   /// Describes a copy of a segment file.
   static func describeSegmentCopy(_ name: String) -> String? {
-    describe(name) { Segment.number(of: $0) != nil || Segment.isSideFile($0) }
+    describe(name) {
+      Segment.number(of: $0) != nil || Segment.isSideFile($0)
+        || Segment.branchSegment(of: $0) != nil
+    }
   }
 
   /// Describes a copy of a device folder.
@@ -138,6 +231,8 @@ struct DeviceFolderListing {
   var segments: [(number: Int, name: String)] = []
   /// Torn-tail side files.
   var sideFiles: [String] = []
+  /// Branch files a heal wrote (`000003.branch-….jsonl`), with the segment in their name.
+  var branchFiles: [(name: String, segment: Int)] = []
   /// Copies and placeholders a file-sync service left, with what each is.
   ///
   /// Never read; see ``SyncArtefact``.
@@ -168,6 +263,8 @@ struct DeviceFolderListing {
         segments.append((number, name))
       } else if Segment.isSideFile(name) {
         sideFiles.append(name)
+      } else if let segment = Segment.branchSegment(of: name) {
+        branchFiles.append((name, segment))
       } else if let description = SyncArtefact.describeSegmentCopy(name) {
         syncArtefacts.append((name, description))
       } else if name != Segment.lockFileName {

@@ -7,8 +7,10 @@ import Darwin
 #endif
 
 /// The real system calls behind ``FileIO``.
-struct SystemFileIO: FileIO {
-  func open(_ path: String, flags: Int32, mode: UInt32) throws(SystemFailure) -> Int32 {
+package struct SystemFileIO: FileIO {
+  package init() {}
+
+  package func open(_ path: String, flags: Int32, mode: UInt32) throws(SystemFailure) -> Int32 {
     while true {
       let descriptor = openFile(path, flags, mode)
       if descriptor >= 0 { return descriptor }
@@ -16,7 +18,7 @@ struct SystemFileIO: FileIO {
     }
   }
 
-  func close(_ descriptor: Int32) {
+  package func close(_ descriptor: Int32) {
     #if canImport(Darwin)
     _ = Darwin.close(descriptor)
     #elseif canImport(Glibc)
@@ -26,7 +28,7 @@ struct SystemFileIO: FileIO {
     #endif
   }
 
-  func write(
+  package func write(
     _ descriptor: Int32,
     _ buffer: UnsafeRawBufferPointer,
     path: String
@@ -46,7 +48,7 @@ struct SystemFileIO: FileIO {
     }
   }
 
-  func read(
+  package func read(
     _ descriptor: Int32,
     into buffer: UnsafeMutableRawBufferPointer,
     at offset: Int64,
@@ -59,7 +61,7 @@ struct SystemFileIO: FileIO {
     }
   }
 
-  func size(_ descriptor: Int32, path: String) throws(SystemFailure) -> Int64 {
+  package func size(_ descriptor: Int32, path: String) throws(SystemFailure) -> Int64 {
     var info = stat()
     guard fstat(descriptor, &info) == 0 else {
       throw SystemFailure(code: errno, operation: "stat", path: path)
@@ -67,13 +69,13 @@ struct SystemFileIO: FileIO {
     return Int64(info.st_size)
   }
 
-  func truncate(_ descriptor: Int32, to length: Int64, path: String) throws(SystemFailure) {
+  package func truncate(_ descriptor: Int32, to length: Int64, path: String) throws(SystemFailure) {
     while ftruncate(descriptor, off_t(length)) != 0 {
       if errno != EINTR { throw SystemFailure(code: errno, operation: "truncate", path: path) }
     }
   }
 
-  func sync(_ descriptor: Int32, path: String) throws(SystemFailure) {
+  package func sync(_ descriptor: Int32, path: String) throws(SystemFailure) {
     #if canImport(Darwin)
     // F_FULLFSYNC asks the drive to flush its cache too; some file systems refuse it.
     if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
@@ -87,7 +89,7 @@ struct SystemFileIO: FileIO {
     #endif
   }
 
-  func syncDirectory(_ path: String) throws(SystemFailure) {
+  package func syncDirectory(_ path: String) throws(SystemFailure) {
     let descriptor = try open(path, flags: O_RDONLY | O_CLOEXEC, mode: 0)
     defer { close(descriptor) }
     #if canImport(Darwin)
@@ -98,7 +100,7 @@ struct SystemFileIO: FileIO {
     }
   }
 
-  func tryLock(_ descriptor: Int32, path: String) throws(SystemFailure) -> Bool {
+  package func tryLock(_ descriptor: Int32, path: String) throws(SystemFailure) -> Bool {
     while true {
       if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
       switch errno {
@@ -109,13 +111,13 @@ struct SystemFileIO: FileIO {
     }
   }
 
-  func makeDirectory(_ path: String, mode: UInt32) throws(SystemFailure) -> Bool {
+  package func makeDirectory(_ path: String, mode: UInt32) throws(SystemFailure) -> Bool {
     if mkdir(path, mode_t(mode)) == 0 { return true }
     if errno == EEXIST { return false }
     throw SystemFailure(code: errno, operation: "create the folder", path: path)
   }
 
-  func rename(_ source: String, to destination: String) throws(SystemFailure) {
+  package func rename(_ source: String, to destination: String) throws(SystemFailure) {
     #if canImport(Darwin)
     let result = Darwin.rename(source, destination)
     #elseif canImport(Glibc)

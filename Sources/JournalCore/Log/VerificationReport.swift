@@ -31,6 +31,12 @@ public struct VerificationReport: Sendable, Hashable {
   public var recordCount: Int
   /// How many device folders the journal has.
   public var deviceCount: Int
+  /// The forks not healed yet (see ``Fork``).
+  ///
+  /// Branches read from copies a file-sync service left, or branch files whose head no record
+  /// of the device names in `merge` yet. They are notes, not problems: every record of them
+  /// is read.
+  public var unhealedForks: [Fork] = []
 
   /// Creates a report.
   public init(problems: [Problem], notes: [Problem], recordCount: Int, deviceCount: Int) {

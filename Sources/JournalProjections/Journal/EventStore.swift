@@ -177,12 +177,22 @@ public struct StoredHistory: Sendable {
   public var notices: [String]
   /// The end of each device's last record read; see ``DevicePosition``.
   public var positions: [String: DevicePosition]
+  /// The branches of devices' histories found outside their segments (see `Fork`): a device
+  /// read whole hands on their events with the rest, a device read after a position does
+  /// not.
+  public var forks: [Fork]
 
   /// Creates a history.
-  public init(events: StoredEvents, notices: [String], positions: [String: DevicePosition]) {
+  public init(
+    events: StoredEvents,
+    notices: [String],
+    positions: [String: DevicePosition],
+    forks: [Fork] = []
+  ) {
     self.events = events
     self.notices = notices
     self.positions = positions
+    self.forks = forks
   }
 }
 

@@ -21,6 +21,12 @@ public final class FileEventStore: PositionedEventStore, @unchecked Sendable {
     self.options = options
   }
 
+  /// The store of `log`: tests open one over a log whose system calls fail on demand.
+  package init(log: EventLog, options: DeviceWriter.Options = DeviceWriter.Options()) {
+    self.log = log
+    self.options = options
+  }
+
   /// The repairs made when a writer opened (torn tails set aside), each reported once.
   public func takeRepairNotices() -> [String] {
     lock.withLock {
@@ -40,7 +46,8 @@ public final class FileEventStore: PositionedEventStore, @unchecked Sendable {
     return StoredHistory(
       events: StoredEvents(records: history),
       notices: notices,
-      positions: history.positions
+      positions: history.positions,
+      forks: history.forks
     )
   }
 

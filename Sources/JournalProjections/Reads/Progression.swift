@@ -27,28 +27,32 @@ public struct Progression: Sendable, Hashable {
   /// Oldest first.
   public var points: [Point]
 
-  /// The progression of the exercise named `name` (display or library name,
-  /// case-insensitive) among `rows` (an audit), counting the logs `finished`
-  /// names (`<workout id>/<log id>`).
   /// A progression of `exercise` through `points`.
   init(exercise: String, points: [Point]) {
     self.exercise = exercise
     self.points = points
   }
 
+  /// The progression of the exercise named `name` (display or library name,
+  /// case-insensitive) among `rows` (an audit), counting the logs `finished`
+  /// names (`<workout id>/<log id>`).
   public init(exercise name: String, rows: [AuditRow], finished: Set<String>) {
+    let matching = rows.filter { $0.matches(exercise: name) }
+    self.init(key: matching.first?.exerciseKey ?? name, matching: matching, finished: finished)
+  }
+
+  /// The progression of the exercise `key` from `rows`, all of that exercise.
+  init(key: String, matching rows: [AuditRow], finished: Set<String>) {
     var byWorkout: [String: [AuditRow]] = [:]
     var order: [String] = []
-    var key: String?
-    for row in rows where row.matches(exercise: name) {
-      key = key ?? row.exerciseKey
+    for row in rows {
       guard row.provenance != .reverted, row.loadType == .weight,
         finished.contains("\(row.workoutID)/\(row.logID)")
       else { continue }
       if byWorkout[row.workoutID] == nil { order.append(row.workoutID) }
       byWorkout[row.workoutID, default: []].append(row)
     }
-    exercise = key ?? name
+    exercise = key
     points = order.compactMap { id in
       let sets = byWorkout[id] ?? []
       let lifted = sets.filter { ($0.actual.reps ?? 0) >= 1 && ($0.actual.weight ?? 0) > 0 }
@@ -75,6 +79,19 @@ extension Audit {
     Progression(exercise: exercise, rows: rows, finished: Self.finishedLogs(in: state))
   }
 
+  /// The progression of every exercise of ``exerciseTotals``, in that order, over this
+  /// audit's finished logs in `state` (the state the audit was made from).
+  ///
+  /// - Complexity: O(n) in the rows.
+  public func progressions(in state: JournalState) -> [Progression] {
+    let finished = Self.finishedLogs(in: state)
+    var byExercise: [String: [AuditRow]] = [:]
+    for row in rows { byExercise[row.exerciseKey, default: []].append(row) }
+    return exerciseTotals.map {
+      Progression(key: $0.key, matching: byExercise[$0.key] ?? [], finished: finished)
+    }
+  }
+
   /// The logs of `state`'s live workouts a chart counts (`<workout id>/<log id>`): the
   /// completed ones, and every log of a workout that is over.
   static func finishedLogs(in state: JournalState) -> Set<String> {
@@ -86,5 +103,35 @@ extension Audit {
       }
     }
     return finished
+  }
+}
+
+extension Progression {
+  /// This progression with one point per week (Monday to Sunday, in each workout's own time
+  /// zone), for long histories: the week's best top set and best e1RM, dated and identified
+  /// by its last workout, all actual when every point of the week was.
+  ///
+  /// - Complexity: O(n) in the points.
+  public func weekly() -> Progression {
+    var weeks: [Point] = []
+    var current: CivilDay?
+    for point in points {
+      let week = CivilDay(point.date, timeZone: point.timeZone).weekStart
+      guard week == current, var last = weeks.popLast() else {
+        weeks.append(point)
+        current = week
+        continue
+      }
+      last.date = point.date
+      last.timeZone = point.timeZone
+      last.workoutID = point.workoutID
+      last.topSetWeight = max(last.topSetWeight, point.topSetWeight)
+      last.bestEstimatedOneRepMax = max(last.bestEstimatedOneRepMax, point.bestEstimatedOneRepMax)
+      last.isAllActual = last.isAllActual && point.isAllActual
+      weeks.append(last)
+    }
+    var copy = self
+    copy.points = weeks
+    return copy
   }
 }

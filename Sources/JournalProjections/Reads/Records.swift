@@ -169,10 +169,10 @@ public struct ExerciseRecords: Codable, Sendable, Hashable {
         ($0.date, $0.workoutID)
       }
       for entry in part.repsAtWeight {
-        repsByWeight[entry.weight] =
-          better(repsByWeight[entry.weight], entry, { Double($0.reps) }) {
-            ($0.date, $0.workoutID)
-          }
+        let reps = { (held: RepsAtWeight) in Double(held.reps) }
+        repsByWeight[entry.weight] = better(repsByWeight[entry.weight], entry, reps) {
+          ($0.date, $0.workoutID)
+        }
       }
     }
     merged.repsAtWeight = []

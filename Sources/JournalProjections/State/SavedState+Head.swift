@@ -13,6 +13,7 @@ import JournalCore
 //   activeFloor <ms>
 //   active <start ms> <activity ms> <o|c> <workout id>     (the most recently active first)
 //   position <device> <segment> <offset> <line> <sequence> <length> <sha-256>
+//   branch <device> <sha-256>                   (a fork's branch folded in, by its head)
 //   split <stream>
 //   open <workout id>
 //   recent <device> <ms> <counter> <sequence> <stream>   (newest first per device)
@@ -38,6 +39,7 @@ extension SavedState.Head {
         "position \(device) \(p.segment) \(p.offset) \(p.line) \(p.sequence) \(p.length) \(p.hash)"
       )
     }
+    for branch in branches { lines.append("branch \(branch)") }
     for split in splits { lines.append("split \(split)") }
     for id in open { lines.append("open \(id)") }
     for (device, list) in recent.sorted(by: { $0.key < $1.key }) {
@@ -115,6 +117,11 @@ extension SavedState.Head {
           length: length,
           hash: hash
         )
+      case "branch":
+        guard let w = words(1), EventLog.isValidDeviceName(String(w[0])),
+          SHA256Digest(hexString: w[1]) != nil
+        else { return nil }
+        branches.append(String(rest))
       case "split": splits.append(String(rest))
       case "open": open.append(String(rest))
       case "recent":

@@ -35,6 +35,8 @@ package final class SavedState: @unchecked Sendable {
   static let activeLimit = 32
 
   let files: DocumentTreeWriter
+  /// The same files as its parts write them: through the journal's system calls.
+  let stateFiles: StateFolder
   private let store: FileEventStore
   private let upcaster: Upcaster
   /// Whether this state may only be read (``open(journal:store:readOnly:)``).
@@ -58,6 +60,10 @@ package final class SavedState: @unchecked Sendable {
     var fold = FoldVersion.key
     /// Where each device's reading ended.
     var positions: [String: DevicePosition] = [:]
+    /// The branches of forked devices folded in (`<device> <head>`, sorted): a read after the
+    /// positions does not hand on a branch's records, so a fork that appears, or a copy
+    /// that changes, makes the state read everything again.
+    var branches: [String] = []
     /// The last event in merge order.
     var frontier: FoldEvent.MergeKey?
     /// The fold's `now` (milliseconds): the latest record time of an event in effect.
@@ -102,6 +108,7 @@ package final class SavedState: @unchecked Sendable {
     self.files = files
     self.store = store
     self.upcaster = upcaster
+    stateFiles = StateFolder(files, io: store.log.fileIO)
   }
 
   /// Opens the saved state of the journal at `url` and brings it up to date with the files.
@@ -177,7 +184,12 @@ package final class SavedState: @unchecked Sendable {
     } catch let error as JournalError where error.kind == .positionChanged {
       return try rebuild(because: "a file changed under it: \(error.message)")
     }
-    tailNotices = tail.notices
+    guard Self.branches(of: tail.forks) == head.branches else {
+      return try rebuild(because: "a fork of a device's history arrived or changed")
+    }
+    // A fork already folded in was reported by the command that first read it.
+    let known = Set(tail.forks.map(\.description))
+    tailNotices = tail.notices.filter { !known.contains($0) }
     if tail.events.isEmpty, tail.positions == head.positions {
       return
     }
@@ -205,7 +217,13 @@ package final class SavedState: @unchecked Sendable {
     head = Head()
     let all = try store.readHistory(after: [:])
     tailNotices = all.notices
+    head.branches = Self.branches(of: all.forks)
     try ingest(Array(all.events), positions: all.positions, rebuilding: true)
+  }
+
+  /// The branches of `forks` as the head lists them.
+  static func branches(of forks: [Fork]) -> [String] {
+    Set(forks.map { "\($0.device) \($0.head.hexString)" }).sorted()
   }
 
   /// A state that must be read again from the files, with why.
@@ -233,8 +251,8 @@ package final class SavedState: @unchecked Sendable {
     rebuilding: Bool = false
   ) throws {
     var head = self.head
-    var streamsOf = BucketedMap(files: files, folder: "ids")
-    var namedBy = BucketedMap(files: files, folder: "named")
+    var streamsOf = BucketedMap(files: stateFiles, folder: "ids")
+    var namedBy = BucketedMap(files: stateFiles, folder: "named")
     var revertRecords: [String: StoredEvent] = [:]
     var additions: [String: [StoredEvent]] = [:]
     // (event id, stream it was just put in): whose namers must follow it there.
@@ -406,7 +424,7 @@ package final class SavedState: @unchecked Sendable {
 
     try updateCatalogue(listed, head: &head)
     if rebuilding {
-      try ExerciseIndex.update(exercises, years: years, files: files)
+      try ExerciseIndex.update(exercises, years: years, files: stateFiles)
     } else if !listed.isEmpty {
       let held = try loadDirty()
       let dirty = held.union(listed.keys)
@@ -453,11 +471,11 @@ package final class SavedState: @unchecked Sendable {
   /// - Throws: what `read` throws; ``Untrusted`` when a file of the state is damaged;
   ///   ``Unavailable`` when the state may only be read and is behind.
   func readingExercises<T>(_ read: (any StateFiles) throws -> T) throws -> T {
-    guard !(try loadDirty()).isEmpty else { return try read(files) }
+    guard !(try loadDirty()).isEmpty else { return try read(stateFiles) }
     if readOnly { throw Unavailable(reason: "its exercise index is behind") }
     return try locked {
       let dirty = try loadDirty()
-      let staged = StagedFiles(over: files)
+      let staged = StagedFiles(over: stateFiles)
       var exercises: [String: [String: ExerciseIndex.Entry]] = [:]
       var years: [String: Int] = [:]
       for id in dirty.sorted() {
@@ -550,7 +568,7 @@ package final class SavedState: @unchecked Sendable {
   /// open workouts, latest workout and most recently active workouts in step.
   private func updateCatalogue(_ listed: [String: WorkoutEntry?], head: inout Head) throws {
     guard !listed.isEmpty else { return }
-    var catalogue = BucketedMap(files: files, folder: "catalogue")
+    var catalogue = BucketedMap(files: stateFiles, folder: "catalogue")
     var latestLost = false
     for (id, entry) in listed.sorted(by: { $0.key < $1.key }) {
       let old = try catalogue.values(of: id)
@@ -776,9 +794,10 @@ package final class SavedState: @unchecked Sendable {
 
   /// Writes `body` followed by a line with its checksum.
   private func write(_ relative: String, _ body: [UInt8]) throws {
-    try Self.write(files, relative, body)
+    try Self.write(stateFiles, relative, body)
   }
 
+  /// Writes `body` and its checksum line to `relative` at once (``StateFolder``).
   static func write(_ files: any StateFiles, _ relative: String, _ body: [UInt8]) throws {
     var bytes = body
     if bytes.last != UInt8(ascii: "\n"), !bytes.isEmpty { bytes.append(UInt8(ascii: "\n")) }
@@ -927,7 +946,7 @@ package final class SavedState: @unchecked Sendable {
 
   /// The workouts of one catalogue bucket.
   private func catalogueBucket(_ name: String) throws -> [String: WorkoutEntry] {
-    var map = BucketedMap(files: files, folder: "catalogue")
+    var map = BucketedMap(files: stateFiles, folder: "catalogue")
     var entries: [String: WorkoutEntry] = [:]
     for (id, values) in try map.all(inBucket: name) {
       guard let entry = Self.catalogueEntry(id: id, values) else {
@@ -1073,6 +1092,8 @@ public struct StateScope: Sendable, Hashable {
   public var recentActionsOf: String?
   /// The workouts a day's snapshot reads.
   public var day: Day?
+  /// Whether the scope holds the splits.
+  ///
   /// Every split, the splits' order and every other stream that is not a workout's: what
   /// editing splits, starting a workout, finding things by name and naming the next split
   /// need. A command about workouts it names by id leaves them out.

@@ -1,4 +1,11 @@
 import Foundation
+import JournalCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The files of a saved state as its parts read and write them.
 protocol StateFiles: AnyObject {
@@ -10,7 +17,46 @@ protocol StateFiles: AnyObject {
   func remove(_ relative: String) throws
 }
 
-extension DocumentTreeWriter: StateFiles {}
+/// The saved state's folder, written through the journal's system calls.
+///
+/// Each file is written to a temporary file renamed over it, through `io`, the journal's seam
+/// for system calls, where tests inject failures. Not flushed: the state is a cache, and a
+/// file cut short fails its checksum.
+final class StateFolder: StateFiles {
+  let tree: DocumentTreeWriter
+  let io: any FileIO
+
+  init(_ tree: DocumentTreeWriter, io: any FileIO) {
+    self.tree = tree
+    self.io = io
+  }
+
+  func read(_ relative: String) throws -> [UInt8]? {
+    try tree.read(relative)
+  }
+
+  /// - Throws: ``RebuildError`` of kind `io` when a call fails; the file is as it was.
+  func writeAtomically(_ relative: String, _ bytes: [UInt8], durable: Bool) throws {
+    let temporary = tree.absolute(DocumentTreeWriter.temporaryPath(for: relative))
+    do {
+      var folder = ""
+      for component in RelativePath.folder(of: relative).split(separator: "/") {
+        folder += folder.isEmpty ? String(component) : "/\(component)"
+        _ = try io.makeDirectory(tree.absolute(folder), mode: 0o700)
+      }
+      unlink(temporary)
+      try io.createFile(temporary, bytes: bytes, durable: durable)
+      try io.rename(temporary, to: tree.absolute(relative))
+    } catch {
+      unlink(temporary)
+      throw RebuildError(.io, path: relative, error.journalError().message)
+    }
+  }
+
+  func remove(_ relative: String) throws {
+    try tree.remove(relative)
+  }
+}
 
 /// Writes held back until ``commit()``, and read back before then: a read that brings the
 /// exercise index up to date keeps what it wrote only when it answers, so that a refused

@@ -93,8 +93,8 @@ extension Bench {
           scenario: name == "done + undo" ? "B10" : "B11",
           name: "command." + name.replacingOccurrences(of: " --", with: "-"),
           size: size,
-          subject: "journal " + runs.map { $0.prefix(2).joined(separator: " ") }
-            .joined(separator: " + "),
+          subject: "journal "
+            + runs.map { $0.prefix(2).joined(separator: " ") }.joined(separator: " + "),
           baseline: "journal help\(runs.count > 1 ? " ×\(runs.count)" : "")",
           ratios: Samples(
             values: zip(samples[index].values, floor.values).map {

@@ -72,6 +72,7 @@ _journal() {
       'diff') command='diff'; position=1 ;;
       'records') command='records'; position=1 ;;
       'chart') command='chart'; position=1 ;;
+      'report') command='report'; position=1 ;;
       'export') command='export'; position=1 ;;
       'rebuild') command='rebuild'; position=1 ;;
       'import') command='import'; position=1 ;;
@@ -87,7 +88,7 @@ _journal() {
     if [[ "$cur" == -* ]]; then
       COMPREPLY=($(compgen -W '--help --version' -- "$cur"))
     elif (( ${#args[@]} == 0 )); then
-      COMPREPLY=($(compgen -W 'init split exercise catalog start done adjust more skip reset finish end delete plan metrics run undo redo rewind status today audit history blame diff records chart export rebuild import verify upgrade sample help completion' -- "$cur"))
+      COMPREPLY=($(compgen -W 'init split exercise catalog start done adjust more skip reset finish end delete plan metrics run undo redo rewind status today audit history blame diff records chart report export rebuild import verify upgrade sample help completion' -- "$cur"))
     elif [[ "${args[0]}" == 'split' && ${#args[@]} == 1 ]]; then
       COMPREPLY=($(compgen -W 'add starter edit remove move list' -- "$cur"))
     elif [[ "${args[0]}" == 'exercise' && ${#args[@]} == 1 ]]; then
@@ -104,7 +105,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--starter --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--starter --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -121,7 +122,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--color --symbol --activity --rest --auto-advance --target-hr --starter --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--color --symbol --activity --rest --auto-advance --target-hr --starter --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -135,7 +136,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -153,7 +154,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--name --color --symbol --activity --rest --auto-advance --target-hr --no-auto-advance --no-rest --no-target-hr --no-activity --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--name --color --symbol --activity --rest --auto-advance --target-hr --no-auto-advance --no-rest --no-target-hr --no-activity --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -168,7 +169,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -183,7 +184,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -198,7 +199,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -218,7 +219,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--sets --reps --weight --seconds --load --library --machine --machine-based --position --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--sets --reps --weight --seconds --load --library --machine --machine-based --position --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -241,7 +242,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--name --sets --reps --weight --seconds --load --library --machine --machine-based --no-library --no-machine --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--name --sets --reps --weight --seconds --load --library --machine --machine-based --no-library --no-machine --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -257,7 +258,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -273,7 +274,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -289,7 +290,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -307,7 +308,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--load --machine-based --no-machine --region --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--load --machine-based --no-machine --region --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -320,7 +321,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--time-zone --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--time-zone --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -340,7 +341,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--reps --weight --seconds --workout --keep-open --started --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--reps --weight --seconds --workout --keep-open --started --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -360,7 +361,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--set --reps --weight --seconds --workout --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--set --reps --weight --seconds --workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -376,7 +377,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--workout --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -392,7 +393,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--workout --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -408,7 +409,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--workout --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -424,7 +425,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--workout --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -440,7 +441,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--workout --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -452,7 +453,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -473,7 +474,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--sets --reps --weight --seconds --notes --no-notes --workout --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--sets --reps --weight --seconds --notes --no-notes --workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -496,7 +497,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--kcal --avg-hr --max-hr --min-hr --zones --source --healthkit --workout --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--kcal --avg-hr --max-hr --min-hr --zones --source --healthkit --workout --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -512,7 +513,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--rest --finish-countdown --lead-in --time-zone --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--rest --finish-countdown --lead-in --time-zone --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -528,7 +529,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--workout --count --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--workout --count --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -540,7 +541,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -553,7 +554,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--to --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--to --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -566,7 +567,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--as-of --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -583,7 +584,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--as-of --time-zone --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--as-of --time-zone --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -601,7 +602,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--exercise --split --since --until --format --as-of --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--exercise --split --since --until --format --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -615,7 +616,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--log --as-of --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--log --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -632,7 +633,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--field --as-of --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--field --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -649,7 +650,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--from --to --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--from --to --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -663,7 +664,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--exercise --as-of --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--exercise --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -678,12 +679,28 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--metric --svg --as-of --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--metric --svg --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
         0) _journal_values exercises "$cur" "${journal[@]}" ;;
       esac
+      ;;
+    'report')
+      case "$prev" in
+        --out) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
+        --since) :; return 0 ;;
+        --until) :; return 0 ;;
+        --as-of) :; return 0 ;;
+        --journal) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
+        --device) :; return 0 ;;
+        --at) :; return 0 ;;
+        --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
+      esac
+      if [[ "$cur" == -* ]]; then
+        COMPREPLY=($(compgen -W '--out --since --until --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
+        return 0
+      fi
       ;;
     'export')
       case "$prev" in
@@ -695,7 +712,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--format --as-of --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--format --as-of --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -709,7 +726,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--out --as-of --full --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--out --as-of --full --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -724,7 +741,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--dry-run --time-zone --format --unit --splits --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--dry-run --time-zone --format --unit --splits --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -738,7 +755,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--strict --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -750,7 +767,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--check --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--check --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       ;;
@@ -763,7 +780,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--seed --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--seed --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -778,7 +795,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--man --journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--man --journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in
@@ -793,7 +810,7 @@ _journal() {
         --unit) COMPREPLY=($(compgen -W 'kg lb' -- "$cur")); return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W '--journal --device --at --unit --json --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '--journal --device --adopt --at --unit --json --help' -- "$cur"))
         return 0
       fi
       case $position in

@@ -70,6 +70,7 @@ _journal() {
       ('diff')) command='diff'; position=1 ;;
       ('records')) command='records'; position=1 ;;
       ('chart')) command='chart'; position=1 ;;
+      ('report')) command='report'; position=1 ;;
       ('export')) command='export'; position=1 ;;
       ('rebuild')) command='rebuild'; position=1 ;;
       ('import')) command='import'; position=1 ;;
@@ -114,6 +115,7 @@ _journal() {
         'diff:Documents added, removed and changed between two points, field by field'
         'records:Personal records per exercise, from recorded actuals only'
         'chart:Progression of an exercise: top-set weight or e1RM, workout by workout'
+        'report:Write the journal as one HTML page: overview, progressions, records, changes, time'
         'export:Export every set as CSV (Strong'\''s columns) or the events as NDJSON'
         'rebuild:Write the app'\''s documents (Splits/, Workouts/, Stubs/) from the journal'
         'import:Turn an app container, or a Strong or Hevy export, into events'
@@ -162,6 +164,7 @@ _journal() {
           '--starter:Add the starter splits made from the exercise catalog'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -195,6 +198,7 @@ _journal() {
           '--starter:Mark as a starter split (its stub is kept forever)'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -218,6 +222,7 @@ _journal() {
         flags=(
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -256,6 +261,7 @@ _journal() {
           '--no-activity:Back to traditional strength'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -280,6 +286,7 @@ _journal() {
         flags=(
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -304,6 +311,7 @@ _journal() {
         flags=(
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -328,6 +336,7 @@ _journal() {
         flags=(
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -366,6 +375,7 @@ _journal() {
           '--position:Where in the list, from 1 (default: last)'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -409,6 +419,7 @@ _journal() {
           '--no-machine:Not a machine exercise'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -434,6 +445,7 @@ _journal() {
         flags=(
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -459,6 +471,7 @@ _journal() {
         flags=(
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -484,6 +497,7 @@ _journal() {
         flags=(
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -515,6 +529,7 @@ _journal() {
           '--region:Only this region: upper, core or lower'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -538,6 +553,7 @@ _journal() {
           '--time-zone:IANA time zone of the device (default: this machine'\''s)'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -573,6 +589,7 @@ _journal() {
           '--started:When work on the set began (default: unknown)'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -607,6 +624,7 @@ _journal() {
           '--workout:The workout (id prefix, or split name: its latest); default: the open one'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -633,6 +651,7 @@ _journal() {
           '--workout:The workout (id prefix, or split name: its latest); default: the open one'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -659,6 +678,7 @@ _journal() {
           '--workout:The workout (id prefix, or split name: its latest); default: the open one'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -685,6 +705,7 @@ _journal() {
           '--workout:The workout (id prefix, or split name: its latest); default: the open one'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -711,6 +732,7 @@ _journal() {
           '--workout:The workout (id prefix, or split name: its latest); default: the open one'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -737,6 +759,7 @@ _journal() {
           '--workout:The workout (id prefix, or split name: its latest); default: the open one'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -758,6 +781,7 @@ _journal() {
         flags=(
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -795,6 +819,7 @@ _journal() {
           '--workout:The workout (id prefix, or split name: its latest); default: the open one'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -835,6 +860,7 @@ _journal() {
           '--workout:The workout (id prefix, or split name: its latest); default: the open one'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -864,6 +890,7 @@ _journal() {
           '--time-zone:IANA time zone of a workout it starts (default: this machine'\''s)'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -891,6 +918,7 @@ _journal() {
           '--count:Undo the last N actions (default 1)'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -912,6 +940,7 @@ _journal() {
         flags=(
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -935,6 +964,7 @@ _journal() {
           '--to:The last event (id prefix) or time to keep'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -958,6 +988,7 @@ _journal() {
           '--as-of:Show it as it was then'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -986,6 +1017,7 @@ _journal() {
           '--time-zone:The zone the day is read in (default: this machine'\''s)'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -1019,6 +1051,7 @@ _journal() {
           '--as-of:Read the journal as it was then'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -1044,6 +1077,7 @@ _journal() {
           '--as-of:Read the journal as it was then'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -1072,6 +1106,7 @@ _journal() {
           '--as-of:Read the journal as it was then'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -1100,6 +1135,7 @@ _journal() {
           '--to:The later point (default: now)'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -1125,6 +1161,7 @@ _journal() {
           '--as-of:Read the journal as it was then'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -1152,6 +1189,7 @@ _journal() {
           '--as-of:Read the journal as it was then'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -1163,6 +1201,36 @@ _journal() {
       case $position in
         (0) _journal_values exercises "$cur" $journal ;;
       esac
+      ;;
+    ('report'))
+      case $prev in
+        (--out)) _files; return 0 ;;
+        (--since)) :; return 0 ;;
+        (--until)) :; return 0 ;;
+        (--as-of)) :; return 0 ;;
+        (--journal)) _files -/; return 0 ;;
+        (--device)) :; return 0 ;;
+        (--at)) :; return 0 ;;
+        (--unit)) compadd -- kg lb; return 0 ;;
+      esac
+      if [[ $cur == -* ]]; then
+        local -a flags
+        flags=(
+          '--out:The file to write (default report.html)'
+          '--since:Sets done at or after this time'
+          '--until:Sets done up to this time (a date: that whole day)'
+          '--as-of:Read the journal as it was then'
+          '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
+          '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
+          '--at:When the action happened (ISO 8601); back-dates it'
+          '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
+          '--json:Print machine-readable JSON'
+          '--help:Show help for the command'
+        )
+        _describe -t options 'option' flags
+        return 0
+      fi
       ;;
     ('export'))
       case $prev in
@@ -1180,6 +1248,7 @@ _journal() {
           '--as-of:Export the journal as it was then'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -1206,6 +1275,7 @@ _journal() {
           '--full:Fold the whole history, ignoring the checkpoint'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -1235,6 +1305,7 @@ _journal() {
           '--splits:Also create a split per workout name (exercises last performed)'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -1256,8 +1327,10 @@ _journal() {
       if [[ $cur == -* ]]; then
         local -a flags
         flags=(
+          '--strict:Also fail (exit 1) while a fork is not healed yet'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -1280,6 +1353,7 @@ _journal() {
           '--check:Only check (the only mode: events are upgraded on read)'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -1303,6 +1377,7 @@ _journal() {
           '--seed:The seed (default 20260601)'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -1328,6 +1403,7 @@ _journal() {
           '--man:Print the man page in roff (man -l docs/journal.1)'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'
@@ -1352,6 +1428,7 @@ _journal() {
         flags=(
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
+          '--adopt:Write as --device even if another machine wrote as it'
           '--at:When the action happened (ISO 8601); back-dates it'
           '--unit:Label weights with a unit (default $WORKOUT_UNIT); stored values never change'
           '--json:Print machine-readable JSON'

@@ -68,12 +68,14 @@ import FoundationXML
     let folder = try makeTemporaryDirectory("chart")
     let url = folder.appendingPathComponent("bench.svg")
     try Data("old".utf8).write(to: url)
-    try ChartSVG.write(Data("<svg/>".utf8), to: url)
+    try OwnerOnlyFile.write(Data("<svg/>".utf8), to: url, example: "bench.svg")
     #expect(try Data(contentsOf: url) == Data("<svg/>".utf8))
     let mode = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions]
     #expect((mode as? NSNumber)?.intValue == 0o600)
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path)
     #expect(leftovers == ["bench.svg"])
-    #expect(throws: CommandError.self) { try ChartSVG.write(Data(), to: folder) }
+    #expect(throws: CommandError.self) {
+      try OwnerOnlyFile.write(Data(), to: folder, example: "bench.svg")
+    }
   }
 }

@@ -25,8 +25,9 @@ import Darwin
     defer { writer.close() }
     try writer.append([sampleEvent(0), sampleEvent(1)])
     let before = try contents(log, segment)
-    faulty.inject(.write, .shortWrite(37))
-    faulty.inject(.write, call: 2, .fail(ENOSPC))
+    // The first write of an append is the writer's note (see `WriterNote`); then the records.
+    faulty.inject(.write, call: 2, .shortWrite(37))
+    faulty.inject(.write, call: 3, .fail(ENOSPC))
     expectJournalError(.io, file: segment) { try writer.append([sampleEvent(2), sampleEvent(3)]) }
     #expect(try contents(log, segment) == before)
     // The writer is still usable once space is back, and continues the chain.
@@ -93,8 +94,8 @@ import Darwin
     let writer = try log.openWriter(device: "phone", options: testOptions(durability: .full))
     try writer.append(sampleEvent(0))
     let before = try contents(log, segment)
-    faulty.inject(.write, .shortWrite(50))
-    faulty.inject(.write, call: 2, .fail(EIO))
+    faulty.inject(.write, call: 2, .shortWrite(50))
+    faulty.inject(.write, call: 3, .fail(EIO))
     faulty.inject(.truncate, .fail(EIO))
     expectJournalError(.io) { try writer.append(sampleEvent(1)) }
     expectJournalError(.writerClosed) { try writer.append(sampleEvent(2)) }

@@ -139,7 +139,8 @@ import Testing
     #expect(
       notes.contains(
         "devices/phone/000001 (conflicted copy).jsonl: "
-          + "Dropbox conflicted copy of '000001.jsonl'; not read"
+          + "Dropbox conflicted copy of '000001.jsonl' holds no record the device's segments "
+          + "lack; not read"
       )
     )
     #expect(

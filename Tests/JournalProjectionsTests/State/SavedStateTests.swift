@@ -5,6 +5,12 @@ import Testing
 
 @testable import JournalProjections
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The saved state against a full replay: whatever part of the history the state holds and
 /// whatever it has not seen yet, a command opened on it sees what a full replay sees.
 @Suite struct SavedStateTests {
@@ -355,6 +361,135 @@ import Testing
     }
   }
 
+  /// A fork of `phone`'s files that a sync service delivers after the state was saved: the
+  /// state notices it and reads everything again, so a command sees what a full replay sees;
+  /// later commands, and the append that heals the fork, do not read everything again.
+  @Test(arguments: 1...6 as ClosedRange<UInt64>)
+  func aForkDeliveredAfterTheStateWasSavedFoldsAsAFullReplay(seed: UInt64) throws {
+    let fixture = try Fixture(seed: seed)
+    let split = try #require(
+      try fixture.full().execute(
+        .createSplit(
+          SplitSettings(name: "Pull", color: "green", systemImage: "figure"),
+          exercises: [ExercisePlan(name: "Row", sets: 3, reps: 8, weight: 50, loadType: .weight)]
+        ),
+        device: "phone",
+        now: Date()
+      ).first?.streamID
+    )
+    func act(_ url: URL, _ count: Int) throws {
+      let store = try FileEventStore(url: url, options: DeviceWriter.Options(durability: .none))
+      for _ in 0..<count {
+        let command = Self.command(&fixture.random, split: split)
+        _ = try? Journal(store: store, newID: fixture.ids.make).execute(
+          command,
+          device: "phone",
+          now: Date()
+        )
+      }
+    }
+    try act(fixture.url, Int(fixture.random.next() % 5) + 1)
+    _ = try SavedState.open(journal: fixture.url, store: fixture.store())
+    // The other version of the phone's files: a copy of the journal written apart.
+    let other = fixture.url.deletingLastPathComponent().appendingPathComponent("other")
+    try FileManager.default.copyItem(at: fixture.url, to: other)
+    try act(fixture.url, Int(fixture.random.next() % 6) + 1)
+    let scope = StateScope(openWorkouts: true)
+    try Self.expectAgrees(fixture.scoped(scope), fixture.full(), scope, "seed \(seed), before")
+    try act(other, Int(fixture.random.next() % 6) + 1)
+    let segment = "devices/phone/000001.jsonl"
+    let theirs = try Data(contentsOf: other.appendingPathComponent(segment))
+    try theirs.write(to: fixture.url.appendingPathComponent("devices/phone/000001 2.jsonl"))
+
+    let state = try SavedState.open(journal: fixture.url, store: fixture.store())
+    #expect(state.rebuiltBecause?.contains("fork") == true, "seed \(seed)")
+    #expect(state.notices.contains { $0.contains("fork of device 'phone'") }, "\(state.notices)")
+    for scope in [StateScope(openWorkouts: true), .workout(nil), StateScope(latestWorkout: true)] {
+      try Self.expectAgrees(fixture.scoped(scope), fixture.full(), scope, "seed \(seed), fork")
+    }
+    let again = try SavedState.open(journal: fixture.url, store: fixture.store())
+    #expect(again.rebuiltBecause == nil)
+    #expect(!again.notices.contains { $0.contains("fork") }, "\(again.notices)")
+    // The heal: an append from the state, which then still agrees without reading
+    // everything again.
+    var update = SplitUpdated()
+    update.restSeconds = .set(75)
+    _ = try fixture.scoped(StateScope(openWorkouts: true)).execute(
+      .updateSplit(split: split, update),
+      device: "phone",
+      now: Date()
+    )
+    let healed = try SavedState.open(journal: fixture.url, store: fixture.store())
+    #expect(healed.rebuiltBecause == nil, "\(healed.rebuiltBecause ?? "")")
+    #expect(try EventLog(at: fixture.url).verify().unhealedForks.isEmpty)
+    for scope in [StateScope(openWorkouts: true), .workout(nil)] {
+      try Self.expectAgrees(fixture.scoped(scope), fixture.full(), scope, "seed \(seed), healed")
+    }
+  }
+
+  /// The writes of the saved state, and of the commands around it, fail one at a time
+  /// (ENOSPC, EIO, a short write then a failure, at every write, rename, open and folder
+  /// creation): a command either fails with an error naming the call or answers from the
+  /// whole history, no torn file is taken for the state, and the next command sees what a
+  /// full replay sees.
+  @Test(arguments: [FaultyFileIO.Operation.write, .rename, .open, .makeDirectory])
+  func aFailedWriteOfTheStateIsNeverTakenForIt(operation: FaultyFileIO.Operation) throws {
+    let fixture = try Fixture(seed: 7)
+    let split = try #require(
+      try fixture.full().execute(
+        .createSplit(
+          SplitSettings(name: "Arms", color: "red", systemImage: "figure"),
+          exercises: [ExercisePlan(name: "Curl", sets: 3, reps: 8, weight: 20, loadType: .weight)]
+        ),
+        device: "phone",
+        now: Date()
+      ).first?.streamID
+    )
+    let effects: [[FaultyFileIO.Effect]] =
+      operation == .write
+      ? [[.fail(ENOSPC)], [.fail(EIO)], [.shortWrite(3), .fail(ENOSPC)]]
+      : [[.fail(ENOSPC)], [.fail(EIO)]]
+    // The state's own write: it fails whole, and leaves neither the file nor its temporary.
+    let probe = FaultyFileIO()
+    probe.inject(operation, .fail(EIO))
+    let files = DocumentTreeWriter(root: fixture.stateFolder)
+    #expect(throws: RebuildError.self) {
+      try SavedState.write(StateFolder(files, io: probe), "streams/probe", Array("x".utf8))
+    }
+    let left = (try? FileManager.default.contentsOfDirectory(atPath: files.absolute("streams")))
+    #expect(left?.contains { $0.contains("probe") } != true, "\(left ?? [])")
+    var failures = 0
+    for call in 1...24 {
+      for effect in effects {
+        // Every other round starts from no state: the state is then written whole.
+        if call % 2 == 0 { try? FileManager.default.removeItem(at: fixture.stateFolder) }
+        let faulty = FaultyFileIO()
+        let store = FileEventStore(
+          log: try EventLog(at: fixture.url, fileIO: faulty),
+          options: DeviceWriter.Options(durability: .full)
+        )
+        for (offset, step) in effect.enumerated() {
+          faulty.inject(operation, call: call + offset, step)
+        }
+        let command = Self.command(&fixture.random, split: split)
+        do {
+          _ = try Journal.open(store: store, scope: .workout(nil), newID: fixture.ids.make)
+            .execute(command, device: "phone", now: Date())
+        } catch let error as JournalError {
+          failures += 1
+          #expect(error.message.hasPrefix("cannot "), "\(error)")
+        } catch {}
+        faulty.reset()
+        let context = "\(operation) call \(call) \(effect)"
+        for scope in [StateScope(openWorkouts: true), .workout(nil)] {
+          try Self.expectAgrees(fixture.scoped(scope), fixture.full(), scope, context)
+        }
+        #expect(try EventLog(at: fixture.url).verify().isClean, "\(context)")
+      }
+    }
+    #expect(failures > 0)
+  }
+
   /// Cuts or flips one byte of one file of the state.
   static func damageAFile(in folder: URL, random: inout SplitMix64) throws {
     guard
@@ -451,6 +586,7 @@ import Testing
       head.latestStart = Int64(pick(1 << 40))
     }
     head.quarantined = pick(2) == 0 ? [:] : ["workout:01J9": "line 3: a reason with spaces"]
+    head.branches = (0..<pick(3)).map { "phone \(SHA256.hash([UInt8(truncatingIfNeeded: $0)]))" }
     let bytes = head.encoded()
     #expect(SavedState.Head(lines: bytes[...]) == head)
   }

@@ -1,6 +1,5 @@
 import Foundation
-
-@testable import JournalCore
+import JournalCore
 
 /// The real file system, except that chosen calls fail: the swift-system `MockingDriver`
 /// idea, over the ``FileIO`` seam.
@@ -8,12 +7,14 @@ import Foundation
 /// A fault names an operation and which call of it (1-based, counted from the moment the
 /// fault is armed) misbehaves: it either fails with an errno or, for writes, writes only a
 /// few bytes before failing on the next call.
-final class FaultyFileIO: FileIO, @unchecked Sendable {
-  enum Operation: String, Sendable {
+package final class FaultyFileIO: FileIO, @unchecked Sendable {
+  package init() {}
+
+  package enum Operation: String, Sendable {
     case open, write, read, truncate, sync, syncDirectory, lock, makeDirectory, rename
   }
 
-  enum Effect: Sendable {
+  package enum Effect: Sendable {
     /// The call fails with this errno.
     case fail(Int32)
     /// A write writes at most this many bytes (then later calls behave normally).
@@ -28,14 +29,14 @@ final class FaultyFileIO: FileIO, @unchecked Sendable {
   private var faults: [(operation: Operation, call: Int, effect: Effect)] = []
 
   /// Makes the `call`th next call of `operation` misbehave.
-  func inject(_ operation: Operation, call: Int = 1, _ effect: Effect) {
+  package func inject(_ operation: Operation, call: Int = 1, _ effect: Effect) {
     lock.withLock {
       faults.append((operation, (counts[operation] ?? 0) + call, effect))
     }
   }
 
   /// Removes all faults.
-  func reset() { lock.withLock { faults.removeAll() } }
+  package func reset() { lock.withLock { faults.removeAll() } }
 
   private func effect(for operation: Operation) -> Effect? {
     lock.withLock {
@@ -53,14 +54,14 @@ final class FaultyFileIO: FileIO, @unchecked Sendable {
     }
   }
 
-  func open(_ path: String, flags: Int32, mode: UInt32) throws(SystemFailure) -> Int32 {
+  package func open(_ path: String, flags: Int32, mode: UInt32) throws(SystemFailure) -> Int32 {
     try check(.open, path)
     return try system.open(path, flags: flags, mode: mode)
   }
 
-  func close(_ descriptor: Int32) { system.close(descriptor) }
+  package func close(_ descriptor: Int32) { system.close(descriptor) }
 
-  func write(
+  package func write(
     _ descriptor: Int32,
     _ buffer: UnsafeRawBufferPointer,
     path: String
@@ -80,7 +81,7 @@ final class FaultyFileIO: FileIO, @unchecked Sendable {
     }
   }
 
-  func read(
+  package func read(
     _ descriptor: Int32,
     into buffer: UnsafeMutableRawBufferPointer,
     at offset: Int64,
@@ -100,36 +101,36 @@ final class FaultyFileIO: FileIO, @unchecked Sendable {
     }
   }
 
-  func size(_ descriptor: Int32, path: String) throws(SystemFailure) -> Int64 {
+  package func size(_ descriptor: Int32, path: String) throws(SystemFailure) -> Int64 {
     try system.size(descriptor, path: path)
   }
 
-  func truncate(_ descriptor: Int32, to length: Int64, path: String) throws(SystemFailure) {
+  package func truncate(_ descriptor: Int32, to length: Int64, path: String) throws(SystemFailure) {
     try check(.truncate, path)
     try system.truncate(descriptor, to: length, path: path)
   }
 
-  func sync(_ descriptor: Int32, path: String) throws(SystemFailure) {
+  package func sync(_ descriptor: Int32, path: String) throws(SystemFailure) {
     try check(.sync, path)
     try system.sync(descriptor, path: path)
   }
 
-  func syncDirectory(_ path: String) throws(SystemFailure) {
+  package func syncDirectory(_ path: String) throws(SystemFailure) {
     try check(.syncDirectory, path)
     try system.syncDirectory(path)
   }
 
-  func tryLock(_ descriptor: Int32, path: String) throws(SystemFailure) -> Bool {
+  package func tryLock(_ descriptor: Int32, path: String) throws(SystemFailure) -> Bool {
     try check(.lock, path)
     return try system.tryLock(descriptor, path: path)
   }
 
-  func makeDirectory(_ path: String, mode: UInt32) throws(SystemFailure) -> Bool {
+  package func makeDirectory(_ path: String, mode: UInt32) throws(SystemFailure) -> Bool {
     try check(.makeDirectory, path)
     return try system.makeDirectory(path, mode: mode)
   }
 
-  func rename(_ source: String, to destination: String) throws(SystemFailure) {
+  package func rename(_ source: String, to destination: String) throws(SystemFailure) {
     try check(.rename, source)
     try system.rename(source, to: destination)
   }

@@ -1,0 +1,44 @@
+import Foundation
+import JournalProjections
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Files a read writes for a person (a chart, a report): replaced atomically, readable by the
+/// owner only, as they hold personal training data.
+enum OwnerOnlyFile {
+  /// Writes `data` to `url` atomically, readable by the owner only.
+  ///
+  /// A temporary file beside it is renamed over it, so a reader sees the old file or the
+  /// new one, never a part. A directory is refused; `example` names a file in the hint.
+  static func write(_ data: Data, to url: URL, example: String) throws {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    {
+      throw CommandError("'\(url.path)' is a directory", hint: "name a file, e.g. '\(example)'")
+    }
+    let folder = url.deletingLastPathComponent()
+    let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
+    guard
+      FileManager.default.createFile(
+        atPath: temporary.path,
+        contents: data,
+        attributes: [.posixPermissions: 0o600]
+      )
+    else {
+      throw CommandError(
+        "cannot write '\(url.path)'",
+        hint: "check that '\(folder.path)' exists and is writable"
+      )
+    }
+    guard rename(temporary.path, url.path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      try? FileManager.default.removeItem(at: temporary)
+      throw CommandError("cannot write '\(url.path)': \(reason)")
+    }
+  }
+}

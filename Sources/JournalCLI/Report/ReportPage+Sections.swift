@@ -1,0 +1,305 @@
+import Foundation
+import JournalProjections
+
+extension ReportPage {
+  // MARK: - Exercises
+
+  mutating func exercises() -> String {
+    var html = section("exercises")
+    if content.exercises.isEmpty { html += "<p>No exercises in this range.</p>\n" }
+    for (index, exercise) in content.exercises.enumerated() {
+      let name = exercise.progression.exercise
+      html += "<article class=\"exercise\" id=\"exercise-\(index + 1)\">\n<h3>\(h(name))</h3>\n"
+      html += progressionFigure(exercise)
+      html += recordsTable(exercise.records, name: name)
+      html += "</article>\n"
+    }
+    return html + "</section>\n"
+  }
+
+  mutating func progressionFigure(_ exercise: ReportContent.Exercise) -> String {
+    let progression = exercise.progression
+    let name = progression.exercise
+    guard !progression.points.isEmpty else {
+      return "<p class=\"note\">No weighted sets finished: no progression to chart.</p>\n"
+    }
+    let records = exercise.records
+    var points: [ReportSVG.Point] = []
+    for (i, p) in progression.points.enumerated() {
+      // A record belongs to the point of its workout, or (per week) to the week it falls in.
+      let next = i + 1 < progression.points.count ? progression.points[i + 1].date : nil
+      func holds(_ record: ExerciseRecords.RecordSet?) -> Bool {
+        guard let record else { return false }
+        if record.workoutID == p.workoutID { return true }
+        guard exercise.isWeekly else { return false }
+        let week = CivilDay(record.date, timeZone: record.timeZone).weekStart
+        return week == CivilDay(p.date, timeZone: p.timeZone).weekStart
+          && (next.map { record.date < $0 } ?? true)
+      }
+      var held: [String] = []
+      if holds(records?.heaviest) { held.append("heaviest") }
+      if holds(records?.bestEstimatedOneRepMax) { held.append("e1RM") }
+      points.append(
+        ReportSVG.Point(
+          label: (exercise.isWeekly ? "week of " : "")
+            + (exercise.isWeekly
+              ? CivilDay(p.date, timeZone: p.timeZone).weekStart.description
+              : dates.day(p.date, in: p.timeZone)),
+          topSet: p.topSetWeight,
+          e1rm: p.bestEstimatedOneRepMax,
+          isAllActual: p.isAllActual,
+          records: held
+        )
+      )
+    }
+    let per = exercise.isWeekly ? "week" : "workout"
+    let title = "\(name): top-set weight and best e1RM (Epley) per \(per)"
+    var html = "<figure class=\"progression\">\n<figcaption>\(h(title))</figcaption>\n"
+    html += ReportSVG.progression(title: title, points: points)
+    html += "<p class=\"legend\"><span class=\"key top\"></span>top set "
+    html += "<span class=\"key e1rm\"></span>e1RM "
+    html += "<span class=\"key hollow\"></span>sets with the plan's values, not recorded "
+    html += "<b class=\"prkey\">PR</b> personal record</p>\n"
+    html += table(
+      caption: "\(name) per \(per)",
+      headers: [exercise.isWeekly ? "Week of" : "Day", "Top set", "e1RM", "Recorded", "Record"],
+      numeric: [1, 2],
+      rows: points.map {
+        [
+          h($0.label.replacingOccurrences(of: "week of ", with: "")),
+          h(DisplayUnit.weight($0.topSet)),
+          h(DisplayUnit.weight(ChartText.rounded($0.e1rm))),
+          $0.isAllActual ? "actual" : "plan's values",
+          h($0.records.joined(separator: ", ")),
+        ]
+      }
+    )
+    return html + "</figure>\n"
+  }
+
+  mutating func recordsTable(_ records: ExerciseRecords?, name: String) -> String {
+    guard let r = records else {
+      return "<p class=\"note\">No recorded sets: records count actuals only.</p>\n"
+    }
+    var rows: [[String]] = []
+    func set(_ label: String, _ s: ExerciseRecords.RecordSet?, value: (Double) -> String) {
+      guard let s else { return }
+      rows.append([
+        h(label), h(value(s.value)), h("\(s.reps) × \(DisplayUnit.weight(s.weight))"),
+        h(dates.day(s.date, in: s.timeZone)),
+      ])
+    }
+    set("Heaviest", r.heaviest, value: DisplayUnit.weight)
+    set("Best e1RM (Epley)", r.bestEstimatedOneRepMax) { DisplayUnit.weight(ChartText.rounded($0)) }
+    set("Best set volume", r.bestSetVolume, value: DisplayUnit.weight)
+    if let s = r.bestSession {
+      rows.append([
+        "Best session", h(DisplayUnit.weight(s.volume)), "\(s.sets) sets",
+        h(dates.day(s.date, in: s.timeZone)),
+      ])
+    }
+    for e in r.repsAtWeight {
+      rows.append([
+        e.weight > 0 ? "Most reps at \(h(DisplayUnit.weight(e.weight)))" : "Most reps, bodyweight",
+        "\(e.reps) reps",
+        e.weight > 0 ? h("\(e.reps) × \(DisplayUnit.weight(e.weight))") : "\(e.reps) reps",
+        h(dates.day(e.date, in: e.timeZone)),
+      ])
+    }
+    return plainTable(
+      caption: "\(name): personal records from \(r.sets) recorded sets",
+      headers: ["Record", "Value", "Set", "Date"],
+      numeric: [1],
+      rows: rows
+    )
+  }
+
+  // MARK: - Recent workouts
+
+  mutating func recent() -> String {
+    var html = section("recent")
+    let sessions = content.summary.sessions.suffix(Self.recentWorkouts).reversed()
+    if sessions.isEmpty { html += "<p>No workouts in this range.</p>\n" }
+    var rowsByLog: [String: [AuditRow]] = [:]
+    let ids = Set(sessions.map(\.workoutID))
+    for row in content.audit.rows where ids.contains(row.workoutID) {
+      rowsByLog["\(row.workoutID)/\(row.logID)", default: []].append(row)
+    }
+    for session in sessions {
+      guard let workout = content.workouts[session.workoutID] else { continue }
+      let d = workout.document
+      html += "<article class=\"workout\" id=\"recent-\(h(d.id))\">\n"
+      html +=
+        "<h3>\(h(d.splitName ?? "Workout")) · \(h(dates.minute(d.start, in: session.timeZone)))</h3>\n"
+      html +=
+        "<p class=\"meta\">\(h(d.status.describedForPeople)) · \(session.sets) sets · volume "
+        + h(DisplayUnit.weight(session.volume))
+        + (session.duration.map { " · " + h(Self.duration($0)) } ?? "") + "</p>\n"
+      var rows: [[String]] = []
+      for log in d.logs {
+        let sets = rowsByLog["\(d.id)/\(log.id)"] ?? []
+        let done = sets.filter { $0.provenance != .reverted }.map { row -> String in
+          let deviation = SetText.deviation(row.deviation)
+          let text = h(SetText.values(row.actual, row.loadType))
+          var classes = ["set"]
+          if !deviation.isEmpty { classes.append("dev") }
+          if !row.provenance.isActual { classes.append("planfill") }
+          let note = deviation.isEmpty ? "" : " <small>(\(h(deviation)))</small>"
+          return "<span class=\"\(classes.joined(separator: " "))\">\(text)\(note)</span>"
+        }
+        let timing = session.timing.exercises.first { $0.logID == log.id }
+        rows.append([
+          h(log.exerciseName), "<span class=\"set\">\(h(WorkoutOutput.plan(log)))</span>",
+          done.isEmpty ? "—" : done.joined(separator: " · "), Self.time(of: timing),
+          h(log.status.describedForPeople),
+        ])
+      }
+      html += plainTable(
+        caption: "Plan against what was done",
+        headers: ["Exercise", "Plan", "Done", "Time and rests", "Status"],
+        rows: rows
+      )
+      html += "</article>\n"
+    }
+    html += "<p class=\"legend\"><span class=\"dev\">deviation from the plan</span> "
+    html += "<span class=\"planfill\">values of the plan, not recorded</span></p>\n"
+    return html + "</section>\n"
+  }
+
+  // MARK: - The story behind the numbers
+
+  mutating func story() -> String {
+    var html = section("story")
+    let all = content.revisions
+    html +=
+      "<p>What changed the record after the fact: corrections, undos, redos, resets, rewinds and "
+      + "sets filled in from the plan. No other tracker keeps this.</p>\n"
+    html += stats(
+      Revisions.Entry.Kind.allCases.map { kind in
+        (Self.kindName(kind), "\(all.count { $0.kind == kind })")
+      }
+    )
+    guard !all.isEmpty else {
+      return html + "<p>Nothing was changed in this range.</p>\n</section>\n"
+    }
+    let shown = all.suffix(Self.revisionLimit).reversed()
+    if shown.count < all.count {
+      html += "<p class=\"note\">The newest \(shown.count) of \(all.count) are listed.</p>\n"
+    }
+    let sessions = Set(content.summary.sessions.suffix(Self.sessionLimit).map(\.workoutID))
+    html += plainTable(
+      caption: "Changes, newest first",
+      headers: ["When", "Device", "What", "Change", "Workout"],
+      rows: shown.map { e in
+        let workout = e.workoutID.map { id -> String in
+          let name =
+            content.workouts[id].map {
+              h(
+                "\($0.document.splitName ?? "Workout") \(CivilDay($0.document.start, timeZone: $0.timeZone.identifier))"
+              )
+            } ?? h(String(id.prefix(10)) + "…")
+          return sessions.contains(id) ? "<a href=\"#session-\(h(id))\">\(name)</a>" : name
+        }
+        return [
+          h(dates.minute(e.at, in: e.timeZone)), h(e.device), h(Self.kindName(e.kind, one: true)),
+          h(e.summary)
+            + (e.revertedBy.map {
+              " <small>(itself reverted by \(h(String($0.prefix(10))))…)</small>"
+            } ?? ""),
+          workout ?? "splits",
+        ]
+      }
+    )
+    return html + "</section>\n"
+  }
+
+  /// `Corrections`, or `Correction` for `one`.
+  static func kindName(_ kind: Revisions.Entry.Kind, one: Bool = false) -> String {
+    let name =
+      switch kind {
+      case .correction: "Correction"
+      case .undo: "Undo"
+      case .redo: "Redo"
+      case .rewind: "Rewind"
+      case .reset: "Reset"
+      case .filledFromPlan: "Filled from plan"
+      }
+    return one || kind == .filledFromPlan ? name : name + "s"
+  }
+
+  // MARK: - Time
+
+  mutating func time() -> String {
+    var html = section("time")
+    let summary = content.summary
+    let rests = summary.rests
+    html += stats([
+      ("Time trained", Self.duration(summary.duration)),
+      ("Sessions timed", "\(summary.timedSessions) of \(summary.workouts)"),
+      ("Average session", summary.averageDuration.map(Self.duration) ?? "—"),
+      ("Median rest", summary.medianRest.map(Self.clock) ?? "—"),
+      ("Sets with a known rest", "\(rests.count) of \(summary.sets)"),
+    ])
+    html +=
+      "<p class=\"note\">A session lasts from its start to its end as the workout records them "
+      + "(one still in progress has no duration yet). A rest runs from the set done before to "
+      + "the start of the next; a set's start is known when it was recorded (by "
+      + "<code>journal run</code> or <code>done --started</code>), never guessed, and sets "
+      + "filled in from the plan have none. Density is volume per minute of the session.</p>\n"
+    if !summary.weeks.isEmpty {
+      html += "<figure id=\"weekly-time\">\n<figcaption>Time trained per week</figcaption>\n"
+      html += ReportSVG.bars(
+        title: "Time trained per week",
+        values: summary.weeks.map { $0.duration / 60 },
+        labels: summary.weeks.map { "week of \($0.day)" },
+        format: { Self.duration($0 * 60) }
+      )
+      html += table(
+        caption: "Time trained per week",
+        headers: ["Week of", "Workouts", "Time"],
+        numeric: [1, 2],
+        rows: summary.weeks.map {
+          [h($0.day.description), "\($0.workouts)", h(Self.duration($0.duration))]
+        }
+      )
+      html += "</figure>\n"
+    }
+    let sessions = summary.sessions.suffix(Self.sessionLimit).reversed()
+    if sessions.count < summary.sessions.count {
+      html +=
+        "<p class=\"note\">The newest \(sessions.count) of \(summary.workouts) sessions are "
+        + "listed; the weeks above hold them all.</p>\n"
+    }
+    html += plainTable(
+      caption: "Sessions, newest first",
+      headers: ["Start", "Workout", "Duration", "Sets", "Volume", "Density", "Median rest"],
+      numeric: [2, 3, 4, 5, 6],
+      rows: sessions.map {
+        [
+          h(dates.minute($0.start, in: $0.timeZone)), h($0.splitName ?? "Workout"),
+          h($0.duration.map(Self.duration) ?? "—"), "\($0.sets)", h(DisplayUnit.weight($0.volume)),
+          h($0.timing.density.map { DisplayUnit.weight(ChartText.rounded($0)) + "/min" } ?? "—"),
+          h(TrainingSummary.median($0.rests).map(Self.clock) ?? "—"),
+        ]
+      },
+      rowIDs: sessions.map { "session-\(h($0.workoutID))" }
+    )
+    return html + "</section>\n"
+  }
+
+  /// `12 min · rests 1:30 2:05`: an exercise's duration and the known rests before its sets;
+  /// `—` when nothing is known.
+  static func time(of timing: WorkoutTiming.ExerciseTiming?) -> String {
+    guard let timing else { return "—" }
+    var parts: [String] = []
+    if let duration = timing.duration {
+      parts.append(duration < 60 ? clock(duration) : Self.duration(duration))
+    }
+    let rests = timing.sets.compactMap(\.restBefore).map(clock)
+    if !rests.isEmpty { parts.append("rests " + rests.joined(separator: " ")) }
+    return parts.isEmpty
+      ? "—"
+      : "<span class=\"set\">" + parts.joined(separator: "</span> · <span class=\"set\">")
+        + "</span>"
+  }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import JournalProjections
+
+/// The HTML page of `journal report`: one self-contained file (inline CSS and SVG, no
+/// script, font or network), built as plain strings with every journal-supplied text
+/// escaped.
+///
+/// The bytes depend on the journal and the options only: times are written in each
+/// workout's own time zone, nothing reads the clock, and every list is in a stable order.
+/// Sections: overview, exercises, recent workouts, the story behind the numbers, time.
+struct ReportPage {
+  var content: ReportContent
+  /// Dates in named zones, one formatter per zone.
+  var dates = ZonedDates()
+
+  /// How many recent workouts are shown plan against actual.
+  static let recentWorkouts = 5
+  /// How many revisions are listed, the newest; the counts cover them all.
+  static let revisionLimit = 200
+  /// How many sessions the time section lists, the newest; its weeks cover them all.
+  static let sessionLimit = 200
+
+  /// The page's sections: id and heading, in order.
+  static let sections = [
+    ("overview", "Overview"), ("exercises", "Exercises"), ("recent", "Recent workouts"),
+    ("story", "The story behind the numbers"), ("time", "Time"),
+  ]
+
+  /// The whole page.
+  static func render(_ content: ReportContent) -> Data {
+    var page = ReportPage(content: content)
+    return Data(page.html().utf8)
+  }
+
+  mutating func html() -> String {
+    let range = rangeText()
+    var html = """
+      <!DOCTYPE html>
+      <html lang="en">
+      <head>
+      <meta charset="utf-8">
+      <meta name="viewport" content="width=device-width, initial-scale=1">
+      <meta name="color-scheme" content="light dark">
+      <title>Training report · \(h(range))</title>
+      <style>
+      \(Self.style)</style>
+      </head>
+      <body>
+      <header>
+      <h1>Training report</h1>
+      <p class="range">\(h(range))</p>
+      <nav aria-label="Sections"><ul>
+      """
+    html += "\n"
+    for (id, title) in Self.sections { html += "<li><a href=\"#\(id)\">\(h(title))</a></li>\n" }
+    html += "</ul></nav>\n</header>\n<main>\n"
+    html += overview()
+    html += exercises()
+    html += recent()
+    html += story()
+    html += time()
+    html += "</main>\n<footer><p>"
+    html += h(
+      "Made by journal report from \(content.eventCount) events"
+        + (DisplayUnit.current.map { "; weights in \($0.rawValue)" } ?? "; weights as recorded")
+        + ". Every figure is one of the journal's reads (audit, records, chart); "
+        + "times are in each workout's own time zone."
+    )
+    html += "</p></footer>\n</body>\n</html>\n"
+    return html
+  }
+
+  /// `2026-06-01 – 2026-10-30`: the range as given (`--since`, `--until`), else the days of
+  /// the first and last session.
+  func rangeText() -> String {
+    let sessions = content.summary.sessions
+    let first =
+      content.sinceText
+      ?? sessions.first.map { CivilDay($0.start, timeZone: $0.timeZone).description }
+    let last =
+      content.untilText
+      ?? sessions.last.map { CivilDay($0.start, timeZone: $0.timeZone).description }
+    guard let first, let last else { return "no workouts" }
+    return "\(first) – \(last)"
+  }
+
+  // MARK: - Overview
+
+  mutating func overview() -> String {
+    let summary = content.summary
+    var html = section("overview")
+    html += stats([
+      ("Workouts", "\(summary.workouts)"), ("Sets", "\(summary.sets)"),
+      ("Volume", DisplayUnit.weight(summary.volume)),
+      ("Time trained", Self.duration(summary.duration)),
+    ])
+    guard let first = summary.days.first?.day, let last = summary.days.last?.day else {
+      return html + "<p>No sets in this range.</p>\n</section>\n"
+    }
+    let peak = summary.days.map(\.volume).max() ?? 0
+    html += "<figure id=\"calendar\">\n<figcaption>Sessions by day, shaded by volume</figcaption>\n"
+    let years = Set(summary.days.map { Self.year($0.day) }).sorted()
+    for year in years {
+      let from = max(first, CivilDay(number: Self.firstDay(of: year)))
+      let through = min(last, CivilDay(number: Self.firstDay(of: year + 1) - 1))
+      html += ReportSVG.calendar(
+        title: "Sessions in \(year), by day",
+        days: summary.days.filter { Self.year($0.day) == year },
+        from: from,
+        through: through,
+        peak: peak
+      )
+    }
+    html +=
+      "<p class=\"legend\">Less <span class=\"swatch l0\"></span><span class=\"swatch l1\"></span>"
+    html += "<span class=\"swatch l2\"></span><span class=\"swatch l3\"></span>"
+    html += "<span class=\"swatch l4\"></span> more volume</p>\n"
+    html += table(
+      caption: "Sessions by day",
+      headers: ["Day", "Workouts", "Sets", "Volume"],
+      numeric: [1, 2, 3],
+      rows: summary.days.map {
+        [h($0.day.description), "\($0.workouts)", "\($0.sets)", h(DisplayUnit.weight($0.volume))]
+      }
+    )
+    html += "</figure>\n"
+    html += "<figure id=\"weekly-volume\">\n<figcaption>Volume per week</figcaption>\n"
+    html += ReportSVG.bars(
+      title: "Volume per week",
+      values: summary.weeks.map(\.volume),
+      labels: summary.weeks.map { "week of \($0.day)" },
+      format: DisplayUnit.weight
+    )
+    html += table(
+      caption: "Volume per week",
+      headers: ["Week of", "Workouts", "Sets", "Volume"],
+      numeric: [1, 2, 3],
+      rows: summary.weeks.map {
+        [h($0.day.description), "\($0.workouts)", "\($0.sets)", h(DisplayUnit.weight($0.volume))]
+      }
+    )
+    return html + "</figure>\n</section>\n"
+  }
+
+  /// The year of `day`.
+  static func year(_ day: CivilDay) -> Int { Int(day.description.prefix(4)) ?? 1970 }
+
+  /// The day number of 1 January of `year`.
+  static func firstDay(of year: Int) -> Int {
+    // Days from 1970 to `year`, counting leap days (proleptic Gregorian).
+    func leaps(before y: Int) -> Int { (y - 1) / 4 - (y - 1) / 100 + (y - 1) / 400 }
+    return (year - 1970) * 365 + leaps(before: year) - leaps(before: 1970)
+  }
+
+  // MARK: - Building blocks
+
+  /// `<section id=…>` with its heading.
+  func section(_ id: String) -> String {
+    let title = Self.sections.first { $0.0 == id }?.1 ?? id
+    return "<section id=\"\(id)\" aria-labelledby=\"\(id)-title\">\n"
+      + "<h2 id=\"\(id)-title\">\(h(title))</h2>\n"
+  }
+
+  /// A row of figures with their labels.
+  func stats(_ items: [(String, String)]) -> String {
+    var html = "<dl class=\"stats\">\n"
+    for (label, value) in items {
+      html += "<div><dt>\(h(label))</dt><dd>\(h(value))</dd></div>\n"
+    }
+    return html + "</dl>\n"
+  }
+
+  /// A data table in a `<details>` (open on wide screens is up to the reader); cells are HTML.
+  func table(
+    caption: String,
+    headers: [String],
+    numeric: Set<Int> = [],
+    rows: [[String]],
+    open: Bool = false
+  ) -> String {
+    var html =
+      "<details class=\"data\"\(open ? " open" : "")><summary>\(h(caption)): table</summary>\n"
+    html += plainTable(caption: caption, headers: headers, numeric: numeric, rows: rows)
+    return html + "</details>\n"
+  }
+
+  /// A table always shown; cells are HTML.
+  func plainTable(
+    caption: String,
+    headers: [String],
+    numeric: Set<Int> = [],
+    rows: [[String]],
+    rowIDs: [String?] = []
+  ) -> String {
+    var html = "<div class=\"scroll\"><table>\n<caption>\(h(caption))</caption>\n<thead><tr>"
+    for (i, header) in headers.enumerated() {
+      html += "<th scope=\"col\"\(numeric.contains(i) ? " class=\"num\"" : "")>\(h(header))</th>"
+    }
+    html += "</tr></thead>\n<tbody>\n"
+    for (r, row) in rows.enumerated() {
+      let id = r < rowIDs.count ? rowIDs[r].map { " id=\"\($0)\"" } ?? "" : ""
+      html += "<tr\(id)>"
+      for (i, cell) in row.enumerated() {
+        html += numeric.contains(i) ? "<td class=\"num\">\(cell)</td>" : "<td>\(cell)</td>"
+      }
+      html += "</tr>\n"
+    }
+    return html + "</tbody>\n</table></div>\n"
+  }
+
+  /// Text escaped for HTML content and attribute values.
+  func h(_ text: String) -> String { ChartSVG.escape(text) }
+
+  /// `1:05` (minutes and seconds), `12:40`: a rest or a short span.
+  static func clock(_ seconds: TimeInterval) -> String {
+    let whole = Int(seconds.rounded())
+    let rest = whole % 60
+    return "\(whole / 60):\(rest < 10 ? "0" : "")\(rest)"
+  }
+
+  /// `1 h 05 min`, `48 min`, `—` for nothing.
+  static func duration(_ seconds: TimeInterval) -> String {
+    guard seconds > 0 else { return "—" }
+    let minutes = Int((seconds / 60).rounded())
+    guard minutes >= 60 else { return "\(minutes) min" }
+    let rest = minutes % 60
+    return "\(minutes / 60) h \(rest < 10 ? "0" : "")\(rest) min"
+  }
+}
