@@ -156,7 +156,6 @@ struct ExerciseIndex {
     let decoder = JSONDecoder()
     // Each changed year: its file, and its line in the exercise's file.
     var years: [String: [String: [UInt8]?]] = [:]
-    var keys: [String: String] = [:]
     for name in changedBuckets.sorted() {
       let held = buckets[name] ?? [:]
       var body: [UInt8] = []
@@ -181,7 +180,6 @@ struct ExerciseIndex {
       }
       try SavedState.write(files, "exercises/\(name).points", encoded(points))
       let summary = Summary(exercise: parts[0].exercise, parts: parts)
-      keys[keyFile] = summary.exercise
       years[keyFile, default: [:]][year] = .some(Array(try encoder.encode(summary)))
     }
 
@@ -200,9 +198,8 @@ struct ExerciseIndex {
       let summaries = try held.values.compactMap { $0 }.map {
         try decode(Summary.self, $0, decoder, "exercises/\(keyFile)")
       }
-      let exercise = keys[keyFile] ?? summaries.first?.exercise ?? ""
       all[keyFile] = Array(
-        try encoder.encode(Summary(exercise: exercise, summaries: summaries))
+        try encoder.encode(Summary(exercise: summaries[0].exercise, summaries: summaries))
       )
     }
     try SavedState.write(files, "exercises/all", joined(all.filter { $0.value != nil }))
