@@ -122,9 +122,9 @@ import Testing
     #expect(failure.err.hasPrefix("error: no journal at"))
   }
 
-  /// The rebuilds of the sample journal: the first into a folder (no checkpoint, so the
-  /// history is read as it is folded), the next (incremental, held) and `--full` (read as it
-  /// is folded) all agree with the checked-in `Projections/`.
+  /// The rebuilds of the sample journal: the first into a folder (every stream of the saved
+  /// state), the next (incremental: nothing changed) and `--full` (the history read as it is
+  /// folded) all agree with the checked-in `Projections/`.
   @Test func rebuildsOfTheSampleAgree() throws {
     let repository = SampleFreshnessTests.repository
     let folder = try makeTemporaryDirectory("binary-rebuild")

@@ -10,13 +10,13 @@ import Testing
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   static let fix = "run Scripts/regenerate-sample.sh and commit Journal/ and Projections/"
 
-  /// Every file under `root` except runtime files (locks, the rebuild's checkpoint, the cache
-  /// `journal today` keeps in a journal): what `.gitignore` leaves out.
+  /// Every file under `root` except runtime files (locks, the rebuild's record of the saved
+  /// state it read, the saved state): what `.gitignore` leaves out.
   static func files(under root: URL) throws -> [String: Data] {
     var files: [String: Data] = [:]
     guard let walker = FileManager.default.enumerator(atPath: root.path) else { return files }
     for case let relative as String in walker {
-      if relative.hasSuffix(".lock") || relative.hasPrefix(Rebuild.checkpointName)
+      if relative.hasSuffix(".lock") || relative == Rebuild.recordPath
         || relative.hasPrefix(SavedState.folder + "/")
       {
         continue

@@ -12,10 +12,11 @@ enum ProjectionCommands {
       Only documents whose bytes change are replaced (atomically); documents the
       rebuild wrote and that no longer exist are removed; files it did not write
       are never touched (a differing one is reported as a conflict, exit 1).
-      Documents of quarantined streams are left as they are. A checkpoint makes
-      the next rebuild fold only new events; --full ignores it. A rebuild that
-      folds the whole history reads it twice rather than holding it: its memory
-      grows with the documents, not with the events.
+      Documents of quarantined streams are left as they are. A rebuild starts
+      from the journal's saved state and folds only the streams that changed
+      since it last wrote the folder. --full replays the whole history instead,
+      reading it twice rather than holding it: its memory grows with the
+      documents, not with the events.
       """,
     options: [
       OptionSpec(
@@ -25,7 +26,7 @@ enum ProjectionCommands {
         help: "The output folder (default ./Projections)"
       ),
       OptionSpec("as-of", value: "EVENT|TIME", help: "Write the documents as they were then"),
-      OptionSpec("full", help: "Fold the whole history, ignoring the checkpoint"),
+      OptionSpec("full", help: "Replay the whole history, not the saved state"),
     ]
   ) { invocation in
     try invocation.expectPositionals(atMost: 0)
@@ -33,8 +34,16 @@ enum ProjectionCommands {
     let full = invocation.arguments.flag("full")
     let progress = Progress("rebuilding", console: invocation.console)
     let report: RebuildReport
-    let quarantined: [String: String]
-    if full || !Rebuild.hasCheckpoint(in: output), invocation.string("as-of") == nil {
+    if let asOf = invocation.string("as-of") {
+      let session = try JournalSession(invocation)
+      let point = try Points.parse(asOf, in: session.journal, now: session.now)
+      report = try Rebuild.run(
+        journal: session.journal,
+        output: output,
+        asOf: point,
+        progress: { progress.update($0, of: $1) }
+      )
+    } else if full {
       // A rebuild that folds the whole history reads it as it folds it: its memory grows
       // with the documents, not with the history.
       let store = try FileEventStore(url: try JournalSession.journalURL(invocation))
@@ -45,24 +54,13 @@ enum ProjectionCommands {
         output: output,
         progress: { progress.update($0, of: $1) }
       )
-      quarantined = history.quarantined
     } else {
-      let session = try JournalSession(invocation)
-      let point = try invocation.string("as-of").map {
-        try Points.parse($0, in: session.journal, now: session.now)
-      }
-      report = try Rebuild.run(
-        journal: session.journal,
-        output: output,
-        asOf: point,
-        full: full,
-        progress: { progress.update($0, of: $1) }
-      )
-      quarantined = session.journal.quarantined
+      let store = try FileEventStore(url: try JournalSession.journalURL(invocation))
+      report = try Rebuild.run(store: store, output: output, progress: { progress.update($0, of: $1) })
     }
     progress.finish()
     let c = invocation.console
-    for (stream, reason) in quarantined.sorted(by: { $0.key < $1.key }) {
+    for (stream, reason) in report.quarantined.sorted(by: { $0.key < $1.key }) {
       c.error("warning: \(stream) quarantined, its documents left as they are: \(reason)")
     }
     for notice in report.notices { c.error("notice: \(notice)") }
@@ -78,7 +76,7 @@ enum ProjectionCommands {
         "keptQuarantined": report.keptQuarantined,
         "conflicts": report.conflicts.map(\.description),
         "anomalies": report.anomalyCount,
-        "quarantined": quarantined,
+        "quarantined": report.quarantined,
       ])
     } else {
       let mode = report.mode == .full ? "full" : "incremental"
@@ -91,8 +89,8 @@ enum ProjectionCommands {
       }
       line += " (\(report.eventsFolded) events folded)"
       c.print(line)
-      if let reason = report.checkpointIgnoredBecause {
-        c.print(c.styled("checkpoint not used: \(reason)", .dim))
+      if let reason = report.foldedEveryStreamBecause {
+        c.print(c.styled("every stream folded: \(reason)", .dim))
       }
       if report.anomalyCount > 0 {
         c.print(

@@ -276,19 +276,6 @@ final class DocumentTreeWriter {
     }
   }
 
-  /// Syncs the file at `relative` on another thread while the caller goes on.
-  ///
-  /// - Returns: the outcome, to wait for before anything that must follow the flush.
-  func syncInBackground(_ relative: String) -> BackgroundValue<Result<Void, RebuildError>> {
-    let path = absolute(relative)
-    return BackgroundValue {
-      let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-      guard descriptor >= 0 else { return .failure(Self.failure("open", relative)) }
-      defer { close(descriptor) }
-      return Result { () throws(RebuildError) in try Self.sync(descriptor, relative) }
-    }
-  }
-
   private func syncFolder(_ relative: String) throws {
     let descriptor = open(absolute(relative), O_RDONLY | O_CLOEXEC | O_DIRECTORY)
     guard descriptor >= 0 else { throw failure("open", relative) }

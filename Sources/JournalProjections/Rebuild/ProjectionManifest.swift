@@ -11,20 +11,18 @@ import JournalCore
 ///   `Workouts/2026/01`, `+` for the top), a `digest path` line per owned
 ///   document, ending with `checksum <digest of the lines>`;
 /// - `log`: the changes since the shards were last written, appended as
-///   blocks. A `rendering` block names the history position a rebuild is about
-///   to render (its flush runs while the rebuild folds and renders, and ends
-///   before the first document is written); a `pending` block, written by
-///   format 2, named the writes themselves; a `commit` block records what it
-///   did (`digest path`, or `- path` for a document no longer owned). Each
-///   block ends with `end <chain>`, the digest of the previous block's chain
-///   and this block's lines, so a torn tail is detected and ignored.
+///   blocks. A `pending` block names the writes a rebuild is about to make
+///   (`digest path`), flushed before the first document is written; a `commit`
+///   block records what it did (`digest path`, or `- path` for a document no
+///   longer owned). Each block ends with `end <chain>`, the digest of the
+///   previous block's chain and this block's lines, so a torn tail is detected
+///   and ignored.
 ///
-/// A log found ending with `rendering` or `pending` blocks says the rebuild was
-/// interrupted: a file with the bytes that position renders, or with the bytes
-/// named, is the rebuild's own. When the log grows past
-/// ``compactionThreshold`` its changes are written into the shards (synced)
-/// and it starts again, carrying the chain. The chain of the last block is
-/// the manifest's ``identity``, which the checkpoint names.
+/// A log found ending with `pending` blocks says the rebuild was interrupted: a
+/// file with the bytes named is the rebuild's own. (A `rendering` block, which
+/// earlier builds wrote instead, says so too, without naming any bytes.) When the
+/// log grows past ``compactionThreshold`` its changes are written into the shards
+/// (synced) and it starts again, carrying the chain.
 ///
 /// Only paths listed here are ever rewritten or removed without first having
 /// the very bytes the rebuild wants (see `docs/Rebuild.md`).
@@ -109,16 +107,8 @@ final class ProjectionManifest {
   private var changes: [String: String?] = [:]
   /// Writes an interrupted rebuild was making: path → digest of the new bytes.
   private(set) var pending: [String: String] = [:]
-  /// The positions interrupted rebuilds were rendering, oldest first.
-  private(set) var renderings: [Rendering] = []
-  /// This run's own `rendering` block, while it may still be taken back: where the log
-  /// ended before it, and the identity then.
-  private var announcement: (length: Int, identity: String)?
   /// The chain of the last block of the log: changes with every commit.
   private(set) var identity: String
-  /// The identity when the manifest was opened, before this run appended anything: the
-  /// one the checkpoint saved by the previous run names.
-  private(set) var openedIdentity = ""
   /// Notices for the report: unreadable parts.
   private(set) var notices: [String] = []
   /// The bytes of the log up to its last valid block, nil when there is none.
@@ -137,7 +127,7 @@ final class ProjectionManifest {
   }
 
   /// Whether the last rebuild was interrupted before it committed: the log ended with
-  /// `rendering` or `pending` blocks when the manifest was opened.
+  /// `pending` (or `rendering`) blocks when the manifest was opened.
   private(set) var isInterrupted = false
 
   // MARK: - Reading
@@ -159,7 +149,6 @@ final class ProjectionManifest {
     } else if let bytes = try writer.read(legacyFileName) {
       try manifest.readLegacy(bytes)
     }
-    manifest.openedIdentity = manifest.identity
     manifest.isInterrupted = manifest.mustCommit
     return manifest
   }
@@ -192,14 +181,12 @@ final class ProjectionManifest {
     var block: [UInt8] = []
     var kind: Kind?
     var entries: [(String, String?)] = []
-    var rendering: Rendering?
     while let line = lines.next() {
       guard let current = kind else {
         guard let opening = Kind(line.bytes) else { break }
         kind = opening
         block = Array(line.bytes) + [0x0A]
         entries = []
-        rendering = nil
         continue
       }
       if line.bytes.starts(with: Self.endMarker) {
@@ -209,8 +196,6 @@ final class ProjectionManifest {
         logLength = line.end
         switch current {
         case .rendering:
-          guard let rendering else { break }
-          renderings.append(rendering)
           mustCommit = true
         case .pending:
           for case (let path, let digest?) in entries { pending[path] = digest }
@@ -220,15 +205,15 @@ final class ProjectionManifest {
             logged[Self.shard(of: path), default: [:]][path] = .some(digest)
           }
           pending = [:]
-          renderings = []
           mustCommit = false
         }
         kind = nil
         continue
       }
       if current == .rendering {
-        guard rendering == nil, let read = Rendering(line: line.bytes) else { break }
-        rendering = read
+        // Its one line named a position of the history that an earlier build rendered:
+        // this build does not render it again.
+        guard block.count == Kind.rendering.rawValue.utf8.count + 1 else { break }
       } else {
         guard let entry = Self.parseEntry(line.bytes) else { break }
         entries.append(entry)
@@ -250,42 +235,6 @@ final class ProjectionManifest {
       else { return nil }
       self = kind
     }
-  }
-
-  /// The history position a rebuild renders, announced before it folds: the digest of
-  /// the events it folds (``HistoryDigest``, whose text starts with their count) and the
-  /// as-of time its documents are rendered at, when it was given one.
-  ///
-  /// In the log, a `rendering` block's one line: `<history digest> <as-of time>`, the time
-  /// as the checkpoint writes dates (`-` for none).
-  struct Rendering: Equatable {
-    var history: String
-    var asOf: Date?
-
-    /// How many events the position folds.
-    var events: Int { Int(history.prefix { $0 != "-" }) ?? 0 }
-
-    init(history: String, asOf: Date?) {
-      self.history = history
-      self.asOf = asOf
-    }
-
-    /// Parses a block's line; nil when malformed.
-    init?(line: ArraySlice<UInt8>) {
-      guard let space = line.firstIndex(of: UInt8(ascii: " ")),
-        let asOf = Checkpoint.decodeDate(line[(space + 1)...])
-      else { return nil }
-      let history = String(decoding: line[..<space], as: UTF8.self)
-      let parts = history.split(separator: "-", omittingEmptySubsequences: false)
-      // The count as written (no sign, no leading zero), then two lanes of 16 lowercase hex
-      // digits: the form an XXH64 digest has.
-      guard parts.count == 3, let count = Int(parts[0]), count >= 0, String(count) == parts[0],
-        parts.dropFirst().allSatisfy({ Hashing(digest: $0) == .xxh64 })
-      else { return nil }
-      self.init(history: history, asOf: asOf)
-    }
-
-    var line: String { "\(history) \(Checkpoint.encode(asOf))" }
   }
 
   private static let endMarker = Array("end ".utf8)
@@ -428,48 +377,26 @@ final class ProjectionManifest {
     if try owned(path) != digest { changes[path] = .some(digest) }
   }
 
-  /// Forgets the pending writes and renderings of an interrupted rebuild once
-  /// settled; the next commit closes them.
+  /// Forgets the pending writes of an interrupted rebuild once settled; the next commit
+  /// closes them.
   func clearPending() {
     pending = [:]
-    renderings = []
   }
 
-  /// Appends a `rendering` block naming the position a rebuild is about to render, and
-  /// starts its flush on another thread.
-  ///
-  /// The rebuild folds and renders meanwhile, and waits for the flush before it writes
-  /// its first document. A run that changes nothing takes the block back at
-  /// ``commit()``.
-  ///
-  /// - Returns: the flush's outcome, once it has finished.
-  func announce(_ rendering: Rendering) throws -> BackgroundValue<Result<Void, RebuildError>> {
-    let before = (length: logLength, identity: identity)
-    try append(kind: .rendering, [rendering.line], durable: false)
-    if !mustCommit, let length = before.length {
-      announcement = (length, before.identity)
-    }
+  /// Appends a `pending` block naming the writes a rebuild is about to make, and flushes
+  /// it: the rebuild writes its first document only then.
+  func announce(_ writes: [(path: String, digest: String)]) throws {
+    try append(kind: .pending, writes.map { "\($0.digest) \($0.path)" }, durable: true)
     mustCommit = true
-    return writer.syncInBackground(Self.logPath)
   }
 
   /// Appends a `commit` block with this run's changes, and writes the log's
   /// changes into the shards when it has grown large.
   ///
-  /// The block is not synced: until it is on disk, the `rendering` (or
-  /// `pending`) block says the files are the rebuild's own. A run without
-  /// changes takes back its `rendering` block instead, so that it leaves the
-  /// log as it was.
+  /// The block is not synced: until it is on disk, the `pending` block says the
+  /// files are the rebuild's own.
   func commit() throws {
     let entries = changes.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-    if entries.isEmpty, let announcement {
-      try writer.append(Self.logPath, [], keeping: announcement.length, durable: false)
-      logLength = announcement.length
-      logBytes = announcement.length
-      identity = announcement.identity
-      mustCommit = false
-    }
-    announcement = nil
     if !entries.isEmpty || mustCommit {
       try append(kind: .commit, entries.map { "\($0.1 ?? "-") \($0.0)" }, durable: false)
       for (path, digest) in entries {

@@ -6,11 +6,11 @@ import Foundation
 /// ``conflicts`` describes a rebuild that finished but left some documents as
 /// they were; the command exits with a failure status for it.
 public struct RebuildReport: Sendable, Hashable {
-  /// How the state was folded.
+  /// What was folded.
   public enum Mode: Sendable, Hashable {
-    /// Every event folded from the start.
+    /// Every stream: the whole history replayed, or every stream of the saved state.
     case full
-    /// Only the events after the checkpoint, folded onto its state.
+    /// Only the streams of the saved state that changed since the last rebuild.
     case incremental
   }
 
@@ -29,23 +29,23 @@ public struct RebuildReport: Sendable, Hashable {
 
   /// Seconds spent in each phase, from a monotonic clock; reporting only.
   public struct Timings: Sendable, Hashable {
-    /// Choosing the start (checkpoint or not) and folding the events.
+    /// Choosing the streams and folding their events.
     public var fold: Double = 0
     /// Rendering and encoding the documents.
     public var encode: Double = 0
     /// Comparing with the disk, writing, removing, and the manifest.
     public var write: Double = 0
-    /// Loading and saving the checkpoint.
-    public var checkpoint: Double = 0
+    /// Saving the record of the saved state the folder was rebuilt from.
+    public var record: Double = 0
 
     public init() {}
   }
 
   public var mode: Mode = .full
-  /// Why a checkpoint could not be used, when there was one and it was not
-  /// asked to be ignored; nil otherwise.
-  public var checkpointIgnoredBecause: String?
-  /// Events folded by this run (after the checkpoint when incremental).
+  /// Why a rebuild from the saved state folded every stream although the folder had been
+  /// rebuilt before (its record is damaged or does not match the state); nil otherwise.
+  public var foldedEveryStreamBecause: String?
+  /// Events folded by this run (those of the changed streams when incremental).
   public var eventsFolded = 0
   /// Documents written because their bytes changed or were missing.
   public var written: [String] = []
@@ -61,8 +61,9 @@ public struct RebuildReport: Sendable, Hashable {
   public var conflicts: [Conflict] = []
   /// Anomalies of the fold up to the rebuilt point.
   public var anomalyCount = 0
-  /// Things worth saying that are not conflicts: an unreadable manifest, a
-  /// checkpoint that could not be saved.
+  /// Streams this build cannot read, with the reason: their documents are left as they are.
+  public var quarantined: [String: String] = [:]
+  /// Things worth saying that are not conflicts: an unreadable manifest or part of it.
   public var notices: [String] = []
   /// Temporary files of an interrupted rebuild that this run removed.
   public var cleanedTemporaryFiles = 0

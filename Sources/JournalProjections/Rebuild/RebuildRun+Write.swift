@@ -2,7 +2,7 @@ import Foundation
 import JournalCore
 
 // Rendering the folded streams, planning what changes on disk, making the
-// changes, and saving the manifest and the checkpoint.
+// changes, and saving the manifest.
 
 extension RebuildRun {
   /// A change to make on disk, decided before any is made.
@@ -24,11 +24,9 @@ extension RebuildRun {
     let blocked = Set(quarantined.keys)
     if folded.isComplete || !quarantined.isEmpty { ownedByStream = try manifest.pathsByStream() }
     try reportQuarantined()
-    if !manifest.pending.isEmpty || !manifest.renderings.isEmpty { try settlePending() }
+    if manifest.isInterrupted { try settlePending() }
 
-    var streams =
-      folded.splits.keys.map { "split:\($0)" } + folded.workouts.keys.map { "workout:\($0)" }
-    streams = streams.filter { !blocked.contains($0) }.sorted()
+    let streams = Set(folded.streams).subtracting(blocked).sorted()
     let total = streams.count * 2
     let renderNow = folded.renderNow ?? Date(timeIntervalSince1970: 0)
     var changes: [Change] = []
@@ -38,15 +36,17 @@ extension RebuildRun {
       var started = elapsed()
       var single = JournalState()
       single.now = folded.renderNow
-      let expiry: Date?
+      // A stream without a state (a workout whose start was undone) renders nothing: its
+      // owned documents are removed.
+      var expiry: Date?
       if stream.hasPrefix("split:"), let split = folded.splits[String(stream.dropFirst(6))] {
         single.splits[String(stream.dropFirst(6))] = split
-        expiry = Checkpoint.expiry(of: split, renderedAt: renderNow)
-      } else if let workout = folded.workouts[String(stream.dropFirst(8))] {
+        expiry = Self.expiry(of: split, renderedAt: renderNow)
+      } else if stream.hasPrefix("workout:"),
+        let workout = folded.workouts[String(stream.dropFirst(8))]
+      {
         single.workouts[String(stream.dropFirst(8))] = workout
-        expiry = Checkpoint.expiry(of: workout, renderedAt: renderNow)
-      } else {
-        continue
+        expiry = Self.expiry(of: workout, renderedAt: renderNow)
       }
       folded.expiries[stream] = .some(expiry)
       let tree: [String: Data]
@@ -98,7 +98,8 @@ extension RebuildRun {
   ) throws -> [String] {
     if let ownedByStream { return ownedByStream[stream] ?? [] }
     var live = Array(tree.keys).map { $0.hasPrefix("Stubs/") ? String($0.dropFirst(6)) : $0 }
-    if let previous = folded.previousPaths[stream] { live.append(previous) }
+    if stream.hasPrefix("split:") { live.append(DocumentPath.split(id: String(stream.dropFirst(6)))) }
+    live += folded.formerPaths[stream] ?? []
     if stream.hasPrefix("split:"), let split = folded.splits[String(stream.dropFirst(6))] {
       live.append(DocumentPath.split(id: split.document.id))
     } else if let workout = folded.workouts[String(stream.dropFirst(8))] {
@@ -153,29 +154,11 @@ extension RebuildRun {
     report.conflicts.append(RebuildReport.Conflict(path: path, reason: reason))
   }
 
-  /// After an interrupted rebuild: a file with the bytes it was about to write
-  /// is the rebuild's own.
-  ///
-  /// Those bytes are the documents of the position a `rendering` block names, rendered
-  /// again, or are named by a `pending` block of format 2; only files whose bytes differ
-  /// from the ones the manifest lists are read.
+  /// After an interrupted rebuild: a file with the bytes it was about to write (named by
+  /// the `pending` block of its log) is the rebuild's own.
   private mutating func settlePending() throws {
-    var expected = manifest.pending.sorted(by: { $0.key < $1.key })
-    for rendering in manifest.renderings {
-      guard let tree = try documents(at: rendering) else {
-        report.notices.append(
-          "\(ProjectionManifest.logPath): the interrupted rebuild's history "
-            + "(\(rendering.events) events) is no longer the start of the journal's; "
-            + "a document it wrote that differs from the wanted one is a conflict"
-        )
-        continue
-      }
-      for (path, bytes) in tree.sorted(by: { $0.key < $1.key }) {
-        let digest = ProjectionManifest.digest(Array(bytes))
-        if try manifest.owned(path) != digest { expected.append((path, digest)) }
-      }
-    }
-    for (path, digest) in expected where RelativePath.isSafe(path) {
+    for (path, digest) in manifest.pending.sorted(by: { $0.key < $1.key })
+    where RelativePath.isSafe(path) {
       guard try writer.obstacle(to: path) == nil, let disk = try writer.read(path) else { continue }
       if ProjectionManifest.matches(disk, digest) { try manifest.set(path, digest) }
     }
@@ -183,50 +166,19 @@ extension RebuildRun {
     if ownedByStream != nil { ownedByStream = try manifest.pathsByStream() }
   }
 
-  /// The documents of the position `rendering` names: the state after its events, as
-  /// of its time; nil when the history does not start with those events any more.
-  private func documents(at rendering: ProjectionManifest.Rendering) throws -> [String: Data]? {
-    let count = rendering.events
-    let events: [FoldEvent]
-    switch source {
-    case .held(let history, let digest):
-      guard count <= history.count,
-        digest.prefix(count, of: history).description == rendering.history
-      else { return nil }
-      events = Array(history[..<count])
-    case .streamed(let history):
-      // Read once more, keeping the position's events: only after an interruption.
-      var kept: [FoldEvent] = []
-      var digest = HistoryDigest()
-      try history.forEachEvent { event in
-        guard kept.count < count else { return }
-        kept.append(event)
-        digest.append(event.eventID)
-      }
-      guard digest.description == rendering.history else { return nil }
-      events = kept
-    }
-    var state = Replayer.fold(events)
-    state.now = Self.renderNow(state.now, rendering.asOf.map { .time($0) })
-    do {
-      return try state.documentTree()
-    } catch {
-      throw RebuildError(.encoding, path: ProjectionManifest.logPath, "cannot render: \(error)")
-    }
-  }
-
   // MARK: - Changing the disk
 
-  /// Makes `changes`: first the flush of the `rendering` block, which names the
-  /// position rendered, must have finished, so an interruption leaves files the
-  /// next rebuild recognises as its own; then the documents; then the log records
-  /// what was done.
+  /// Makes `changes`: first a `pending` block naming every write is flushed to the
+  /// manifest's log, so that an interruption leaves files the next rebuild recognises as
+  /// its own; then the documents; then the log records what was done.
   private mutating func apply(_ changes: [Change], progress: (Int) -> Void) throws {
     if !changes.isEmpty {
-      guard let announcementFlush else {
-        preconditionFailure("execute announces the position before any change is planned")
-      }
-      try announcementFlush.value.get()
+      try manifest.announce(
+        changes.compactMap { change in
+          guard case .write(let path, _, let digest) = change else { return nil }
+          return (path, digest)
+        }
+      )
       for (index, change) in changes.enumerated() {
         switch change {
         case .write(let path, let bytes, let digest):
@@ -275,128 +227,43 @@ extension RebuildRun {
     }
   }
 
-  // MARK: - Checkpoint
+  // MARK: - Time
 
-  /// Saves the rendered streams' files, the index buckets that list them,
-  /// the index pages that list those, and the head.
-  ///
-  /// Nothing here is synced: every file is checked by digest when read back,
-  /// and the head names the manifest, whose `rendering` block was synced before any
-  /// document was written.
-  ///
-  /// After a conflict the head is removed instead: the documents left alone
-  /// do not match the state, and only a full rebuild would check them again.
-  ///
-  /// - Parameter folded: the states rendered by this run, and the checkpoint they start
-  ///   from.
-  /// - Throws: ``RebuildError`` when a checkpoint file cannot be written or removed.
-  mutating func saveCheckpoint(_ folded: Folded) throws {
-    guard report.conflicts.isEmpty else { return try writer.remove(Checkpoint.headPath) }
-    try saveHead(Self.saveFiles(folded, into: writer))
+  /// How early a document changing with time alone is rendered again: rather early than
+  /// late.
+  static let expirySlack: TimeInterval = 1
+
+  /// When the rendering of `split` next changes with time alone, if ever: its stub's grace
+  /// ending.
+  static func expiry(of split: SplitState, renderedAt now: Date) -> Date? {
+    guard let deletedAt = split.deletedAt, !split.isStarter else { return nil }
+    return boundary(deletedAt, grace: JournalState.stubGrace, now: now)
   }
 
-  /// What writing the checkpoint's files but its head came to.
-  enum SavedFiles: Sendable {
-    /// The checkpoint whose head is to be written, once the manifest is committed.
-    case saved(Checkpoint)
-    /// No checkpoint can be saved, for the reason given in the notice.
-    case abandoned(notice: String)
+  /// When the rendering of `workout` next changes with time alone, if ever:
+  /// its stub's grace ending or a deleted log's tombstone expiring.
+  static func expiry(of workout: WorkoutState, renderedAt now: Date) -> Date? {
+    var candidates: [Date] = []
+    if let deletedAt = workout.deletedAt,
+      let end = boundary(deletedAt, grace: JournalState.stubGrace, now: now)
+    {
+      candidates.append(end)
+    }
+    for deleted in (workout.document.deletedLogIDs ?? [:]).values {
+      if let end = boundary(deleted, grace: WorkoutDocument.deletedLogGrace, now: now) {
+        candidates.append(end)
+      }
+    }
+    return candidates.min()
   }
 
-  /// Writes the head of `files`, naming the manifest as committed, or removes the head
-  /// when the checkpoint was abandoned.
-  mutating func saveHead(_ files: SavedFiles) throws {
-    switch files {
-    case .abandoned(let notice):
-      report.notices.append(notice)
-      try writer.remove(Checkpoint.headPath)
-    case .saved(var checkpoint):
-      checkpoint.manifestDigest = manifest.identity
-      // In place like the other checkpoint files: a torn head fails its checksum.
-      try writer.writeInPlace(Checkpoint.headPath, checkpoint.encodedHead())
-    }
+  /// `start + grace` when it is still ahead of `now` (within the slack).
+  private static func boundary(_ start: Date, grace: TimeInterval, now: Date) -> Date? {
+    now.timeIntervalSince(start) <= grace + expirySlack ? start + grace : nil
   }
 
-  /// Writes the checkpoint's files but its head: stream files, buckets and pages.
-  ///
-  /// Uses nothing of the run but its arguments, so that an incremental run can do it on
-  /// another thread, with a writer of its own.
-  static func saveFiles(_ folded: Folded, into writer: DocumentTreeWriter) throws -> SavedFiles {
-    var checkpoint = folded.checkpoint
-    var states: [(String, any CheckpointStream)] = folded.splits.map {
-      ("split:\($0.key)", $0.value)
-    }
-    states += folded.workouts.map { ("workout:\($0.key)", $0.value) }
-    if folded.isComplete {
-      checkpoint.splits = [:]
-      checkpoint.expiring = [:]
-      checkpoint.pages = [:]
-      checkpoint.loadedPages = [:]
-      checkpoint.loadedBuckets = [:]
-    }
-    var changedBuckets: Set<String> = []
-    var expectedStreams: Set<String> = []
-    for (stream, state) in states.sorted(by: { $0.0 < $1.0 }) {
-      guard let path = Checkpoint.streamPath(stream) else {
-        return .abandoned(notice: "checkpoint not saved: stream '\(stream)' cannot name a file")
-      }
-      expectedStreams.insert(RelativePath.fileName(of: path))
-      let file: Checkpoint.StreamFile
-      do {
-        file = try Checkpoint.StreamFile(of: state)
-      } catch {
-        return .abandoned(notice: "checkpoint not saved: \(error)")
-      }
-      if try writer.read(path) != file.bytes { try writer.writeInPlace(path, file.bytes) }
-      let expiry = folded.expiries[stream] ?? nil
-      let entry = Checkpoint.StreamEntry(digest: file.digest, expiry: expiry)
-      if stream.hasPrefix("split:") {
-        checkpoint.splits[stream] = entry
-        continue
-      }
-      let bucket = Checkpoint.bucket(of: stream)
-      if !folded.isComplete {
-        do {
-          _ = try workoutEntry(stream, &checkpoint, in: writer)
-        } catch {
-          // An unreadable bucket: start it afresh, losing its other streams.
-          return .abandoned(notice: "checkpoint not saved: \(error)")
-        }
-      }
-      checkpoint.loadedBuckets[bucket, default: [:]][stream] = entry
-      checkpoint.expiring[stream] = expiry
-      changedBuckets.insert(bucket)
-    }
-    // A bucket's page was read with it (``workoutEntry(_:_:in:)``), or is new.
-    var changedPages: Set<String> = []
-    for bucket in changedBuckets.sorted() {
-      let bytes = Checkpoint.encodeBucket(checkpoint.loadedBuckets[bucket] ?? [:])
-      try writer.writeInPlace(Checkpoint.bucketPath(bucket), bytes)
-      let page = Checkpoint.page(of: bucket)
-      checkpoint.loadedPages[page, default: [:]][bucket] = Checkpoint.digest(bytes)
-      changedPages.insert(page)
-    }
-    for page in changedPages.sorted() {
-      let bytes = Checkpoint.encodePage(checkpoint.loadedPages[page] ?? [:])
-      try writer.writeInPlace(Checkpoint.pagePath(page), bytes)
-      checkpoint.pages[page] = Checkpoint.digest(bytes)
-    }
-    if folded.isComplete {
-      for (folder, expected) in [
-        (Checkpoint.streamsFolder, expectedStreams),
-        (
-          Checkpoint.indexFolder,
-          changedBuckets.union(
-            changedPages.map { RelativePath.fileName(of: Checkpoint.pagePath($0)) }
-          )
-        ),
-      ] where try writer.entry(folder) == .folder {
-        for name in try writer.contents(of: folder) where !expected.contains(name) {
-          try writer.remove(folder + "/" + name)
-        }
-      }
-    }
-    return .saved(checkpoint)
+  /// Whether a document with `expiry` must be rendered again at `now`.
+  static func isDue(_ expiry: Date, at now: Date?) -> Bool {
+    (now ?? Date(timeIntervalSince1970: 0)) >= expiry - expirySlack
   }
-
 }

@@ -156,7 +156,7 @@ package final class SavedState: @unchecked Sendable {
 
   /// Runs `body` holding the state's lock, so that two commands never write the state at
   /// once; what another command wrote before is read afresh.
-  private func locked<T>(_ body: () throws -> T) throws -> T {
+  func locked<T>(_ body: () throws -> T) throws -> T {
     let path = files.absolute("lock")
     let descriptor = Foundation.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard descriptor >= 0 else { throw Unavailable(reason: "cannot open '\(path)'") }
@@ -202,7 +202,7 @@ package final class SavedState: @unchecked Sendable {
   }
 
   /// Starts again from every stored event.
-  private func rebuild(because reason: String) throws {
+  func rebuild(because reason: String) throws {
     if readOnly { throw Unavailable(reason: reason) }
     rebuiltBecause = reason
     tailNotices = []
@@ -215,6 +215,7 @@ package final class SavedState: @unchecked Sendable {
       }
     }
     head = Head()
+    try ChangeList.start(in: files)
     let all = try store.readHistory(after: [:])
     tailNotices = all.notices
     head.branches = Self.branches(of: all.forks)
@@ -342,6 +343,7 @@ package final class SavedState: @unchecked Sendable {
       guard !added.isEmpty else { continue }
       held += added
       held.sort { Self.mergeKey($0) < Self.mergeKey($1) }
+      if !rebuilding { try ChangeList.append([stream], in: files) }
       try writeStream(stream, held)
 
       var decoded: [FoldEvent] = []
@@ -360,15 +362,21 @@ package final class SavedState: @unchecked Sendable {
         in: decoded.filter { !addedIDs.contains($0.storedID) }
       )
       let after = Replayer.cancelledEvents(in: decoded)
-      for event in old where (before[event.id] == nil) != (after[event.id] == nil) {
-        if after[event.id] == nil {
-          cameIn = max(cameIn ?? event.milliseconds, event.milliseconds)
-        } else {
-          wentOut.append(event.milliseconds)
+      if !failures.isEmpty {
+        // A quarantined stream's events are not in the history a full replay folds: none of
+        // them sets `now`.
+        for event in old where before[event.id] == nil { wentOut.append(event.milliseconds) }
+      } else {
+        for event in old where (before[event.id] == nil) != (after[event.id] == nil) {
+          if after[event.id] == nil {
+            cameIn = max(cameIn ?? event.milliseconds, event.milliseconds)
+          } else {
+            wentOut.append(event.milliseconds)
+          }
         }
-      }
-      for event in added where after[event.id] == nil {
-        cameIn = max(cameIn ?? event.milliseconds, event.milliseconds)
+        for event in added where after[event.id] == nil {
+          cameIn = max(cameIn ?? event.milliseconds, event.milliseconds)
+        }
       }
       if stream.hasPrefix("workout:") {
         let id = FoldEvent.streamID(of: stream)
@@ -820,7 +828,7 @@ package final class SavedState: @unchecked Sendable {
   }
 
   /// The events held for `stream`, in merge order; none when it has no file.
-  private func streamEvents(_ stream: String) throws -> [StoredEvent] {
+  func streamEvents(_ stream: String) throws -> [StoredEvent] {
     let relative = Self.streamPath(stream)
     guard let bytes = try files.read(relative) else { return [] }
     guard let body = Self.checked(bytes) else {

@@ -108,7 +108,7 @@ extension Bench {
   /// A full rebuild into an empty folder, by phase.
   ///
   /// The phases: read (open the journal: read, check, decode, upcast), fold, encode, write
-  /// (every document written and synced), checkpoint.
+  /// (every document written and synced).
   /// Once: a second run into the same folder writes nothing. Its baseline: the replay alone.
   func fullRebuild(size: Int, url: URL) throws {
     // Kept: the memory scenario (B8) rebuilds into it again.
@@ -147,7 +147,6 @@ extension Bench {
           "1 run", "\(rebuildReport.written.count) written",
           "read+decode \(formatSeconds(opening))", "fold \(formatSeconds(t.fold))",
           "encode \(formatSeconds(t.encode))", "write \(formatSeconds(t.write))",
-          "checkpoint \(formatSeconds(t.checkpoint))",
         ]
       )
     )

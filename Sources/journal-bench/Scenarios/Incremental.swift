@@ -27,21 +27,16 @@ extension Bench {
     let baselineFolder = try freshFolder("one-document-\(size)")
 
     let journal = try Journal(store: try FileEventStore(url: url), newID: idSource())
-    // The digest of the history's ids, computed once per opened journal (like the replay, not
-    // timed) and then kept up to date by appends; timed below it would be a one-time cost.
-    let digestStart = ContinuousClock.now
-    _ = journal.historyDigest()
-    let digestTime = seconds(since: digestStart)
-    // The tree and checkpoint of the full rebuild (B4) of the same events; when B4 did not
-    // run, the full rebuild runs (and is reported) here.
+    // The tree of the full rebuild (B4) of the same events; when B4 did not run, the full
+    // rebuild runs (and is reported) here.
     let full = scratch.appendingPathComponent("rebuild-full-\(size)")
     if !FileManager.default.fileExists(atPath: full.path) {
       try fullRebuild(size: size, url: generated.url)
     }
     try FileManager.default.copyItem(at: full, to: output)
-    // A tree kept from a run of another build (another checkpoint format or fold revision) is
-    // brought up to date once, untimed, so that every measured run starts from this build's
-    // checkpoint; with a current checkpoint this run has nothing to do.
+    // Brought up to date once from the saved state, untimed (building the state when the
+    // journal has none, then folding every stream and finding every document unchanged), so
+    // that every measured run starts from a record of the state.
     _ = try Rebuild.run(journal: journal, output: output)
 
     var weight = 100.0
@@ -94,7 +89,7 @@ extension Bench {
     let samples = try measure(size: size, [oneDocument, incremental])
     guard lastReport.mode == .incremental else {
       throw BenchError(
-        "the rebuild was not incremental: \(lastReport.checkpointIgnoredBecause ?? "no checkpoint")"
+        "the rebuild was not incremental: \(lastReport.foldedEveryStreamBecause ?? "no record")"
       )
     }
     // The measured runs are the last ones: below 1M, `measure` runs a warm-up first.
@@ -102,14 +97,14 @@ extension Bench {
     func median(_ phase: (RebuildReport.Timings) -> Double) -> Double {
       Samples(values: timed.map(phase)).median
     }
-    let (fold, encode, write, checkpoint) = (
-      median(\.fold), median(\.encode), median(\.write), median(\.checkpoint)
+    let (fold, encode, write, record) = (
+      median(\.fold), median(\.encode), median(\.write), median(\.record)
     )
-    // What no phase covers, run by run: clearing temporary files, announcing the rendering
-    // in the manifest's log (its flush runs while the run folds), ending the run.
+    // What no phase covers, run by run: opening the saved state and reading what the devices
+    // appended (the new event, folded into it), clearing temporary files, ending the run.
     let other = Samples(
       values: zip(samples[1].values, timed).map { total, t in
-        total - t.fold - t.encode - t.write - t.checkpoint
+        total - t.fold - t.encode - t.write - t.record
       }
     ).median
     report.add(
@@ -126,9 +121,9 @@ extension Bench {
         notes: [
           "\(lastReport.written.count) written",
           "medians: fold \(formatSeconds(fold))", "encode \(formatSeconds(encode))",
-          "write \(formatSeconds(write))", "checkpoint \(formatSeconds(checkpoint))",
+          "write \(formatSeconds(write))", "record \(formatSeconds(record))",
           "other \(formatSeconds(other))",
-          "journal already open (its history digest took \(formatSeconds(digestTime)))",
+          "the saved state opened and brought up to date in each run",
         ]
       )
     )

@@ -47,15 +47,11 @@ import Testing
     try manifest.set("Splits/s.json", a)
     try manifest.commit()
     let identity = manifest.identity
-    let rendering = ProjectionManifest.Rendering(
-      history: "3-0123456789abcdef-fedcba9876543210",
-      asOf: Date(timeIntervalSince1970: 1_767_225_600.5)
-    )
-    try manifest.announce(rendering).value.get()
+    try manifest.announce([(path: "Workouts/2026/01/w.json", digest: b)])
     let interrupted = try open(out)
     #expect(interrupted.isInterrupted)
-    #expect(interrupted.renderings == [rendering])
-    #expect(interrupted.openedIdentity != identity)
+    #expect(interrupted.pending == ["Workouts/2026/01/w.json": b])
+    #expect(interrupted.identity != identity)
     let log = out.appendingPathComponent(ProjectionManifest.logPath)
     let bytes = try Data(contentsOf: log)
     for cut in [1, 10, 40] {
@@ -63,7 +59,7 @@ import Testing
       manifest = try open(out)
       #expect(!manifest.isInterrupted, "cut \(cut)")
       #expect(manifest.identity == identity, "cut \(cut)")
-      #expect(manifest.pending.isEmpty && manifest.renderings.isEmpty)
+      #expect(manifest.pending.isEmpty)
     }
     try manifest.set("Workouts/2026/01/w.json", b)
     try manifest.commit()
@@ -211,25 +207,24 @@ import Testing
     #expect(ProjectionManifest.Hashing(digest: String(repeating: "g", count: 16)) == nil)
   }
 
-  /// A `rendering` block's line reads back exactly as written, and anything else is no
-  /// position (the block then ends the log, as a torn one does).
-  @Test func renderingLinesReadBackAndRefuseAnythingElse() {
-    let lanes = "0123456789abcdef-fedcba9876543210"
-    for asOf in [
-      nil, Date(timeIntervalSince1970: 1_767_225_600.25), Date(timeIntervalSince1970: -1),
-    ] {
-      let rendering = ProjectionManifest.Rendering(history: "1744-\(lanes)", asOf: asOf)
-      #expect(ProjectionManifest.Rendering(line: ArraySlice(rendering.line.utf8)) == rendering)
-      #expect(rendering.events == 1744)
+  /// A `rendering` block an earlier build left (its one line named a history position)
+  /// says the rebuild was interrupted, without naming bytes; a second line ends the log.
+  @Test func aFormerRenderingBlockMarksAnInterruption() throws {
+    let out = try makeTemporaryDirectory("manifest")
+    let manifest = try open(out)
+    try manifest.set("Splits/s.json", a)
+    try manifest.commit()
+    let log = out.appendingPathComponent(ProjectionManifest.logPath)
+    let base = try Data(contentsOf: log)
+    func block(_ lines: String) -> Data {
+      let body = Array(("rendering\n" + lines).utf8)
+      let chain = XXH64.hex(Array((manifest.identity + "\n").utf8) + body)
+      return Data(body + Array("end \(chain)\n".utf8))
     }
-    #expect(ProjectionManifest.Rendering(line: ArraySlice("0-\(lanes) -".utf8))?.events == 0)
-    for bad in [
-      "1744-\(lanes)", "1744-\(lanes) ", "1744-\(lanes)  -", "01744-\(lanes) -",
-      "-1-\(lanes) -", "+1-\(lanes) -", "x-\(lanes) -", "1744-\(lanes.uppercased()) -",
-      "1744-0123456789abcdef -", "1744-0123456789abcde-fedcba9876543210 -",
-      "1744-\(lanes)-0123456789abcdef -", "1744-\(lanes) 12345678901234567", "",
-    ] {
-      #expect(ProjectionManifest.Rendering(line: ArraySlice(bad.utf8)) == nil, "\(bad)")
-    }
+    try (base + block("3-0123456789abcdef-fedcba9876543210 -\n")).write(to: log)
+    let interrupted = try open(out)
+    #expect(interrupted.isInterrupted && interrupted.pending.isEmpty)
+    try (base + block("one\ntwo\n")).write(to: log)
+    #expect(try !open(out).isInterrupted)
   }
 }

@@ -57,16 +57,47 @@ func expectTree(
 func makeFileJournal(seed: UInt64, steps: Int) throws -> URL {
   var session = try RandomSession(seed: seed)
   for _ in 0..<steps { session.step() }
-  let url = try makeTemporaryDirectory("file-journal")
-  let log = try EventLog.create(at: url)
-  let events = try session.harness.store.readHistory().events
-  for device in Set(events.map(\.device)).sorted() {
-    let clock = WallClock()
-    let writer = try log.openWriter(
-      device: device,
-      options: DeviceWriter.Options(durability: .none, wallClock: { clock.milliseconds })
-    )
-    for event in events where event.device == device {
+  let mirror = try FileMirror()
+  try mirror.append(try session.harness.store.readHistory().events)
+  return mirror.url
+}
+
+/// A journal in files fed with the events of another (a harness in memory): what the saved
+/// state and an incremental rebuild read.
+///
+/// Each device appends through its own writer, each event at its own time, so that a
+/// device's events held back and appended later arrive late, before events already there.
+final class FileMirror {
+  let url: URL
+  private let log: EventLog
+  private var writers: [String: DeviceWriter] = [:]
+  private let clock = WallClock()
+  /// How many of a harness's events ``sync(_:)`` has appended.
+  private var copied = 0
+
+  init() throws {
+    url = try makeTemporaryDirectory("file-journal")
+    log = try EventLog.create(at: url)
+  }
+
+  deinit {
+    for writer in writers.values { writer.close() }
+  }
+
+  /// Appends `events`, each through its device's writer at its own time.
+  func append(_ events: some Sequence<StoredEvent>) throws {
+    for event in events {
+      let writer: DeviceWriter
+      if let open = writers[event.device] {
+        writer = open
+      } else {
+        let clock = self.clock
+        writer = try log.openWriter(
+          device: event.device,
+          options: DeviceWriter.Options(durability: .none, wallClock: { clock.milliseconds })
+        )
+        writers[event.device] = writer
+      }
       clock.milliseconds = event.milliseconds
       try writer.append([
         NewEvent(
@@ -78,12 +109,39 @@ func makeFileJournal(seed: UInt64, steps: Int) throws -> URL {
         )
       ])
     }
-    writer.close()
   }
-  return url
+
+  /// Appends the events of `harness` not appended yet.
+  func sync(_ harness: JournalHarness) throws {
+    let stored = harness.store.stored
+    try append(stored[copied...])
+    copied = stored.count
+  }
+
+  /// Brings `output` up to date from the saved state, after appending what `harness` has
+  /// that the files do not.
+  @discardableResult
+  func rebuild(
+    _ harness: JournalHarness? = nil,
+    into output: URL,
+    options: RebuildOptions = RebuildOptions()
+  ) throws -> RebuildReport {
+    if let harness { try sync(harness) }
+    return try Rebuild.run(store: try FileEventStore(url: url), output: output, options: options)
+  }
+
+  /// The journal in the files, replayed whole.
+  func journal() throws -> Journal {
+    try Journal(store: try FileEventStore(url: url), newID: { "" })
+  }
+
+  /// The tree a full replay of the files renders.
+  func expectedTree() throws -> [String: Data] {
+    try journal().state().documentTree()
+  }
 }
 
-/// The wall clock of ``makeFileJournal(seed:steps:)``'s writers, set before each append.
+/// The wall clock of a ``FileMirror``'s writers, set before each append.
 private final class WallClock: @unchecked Sendable {
   var milliseconds: Int64 = 0
 }

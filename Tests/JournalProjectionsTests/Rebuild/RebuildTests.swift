@@ -31,29 +31,6 @@ import Testing
     #expect(expected.keys.contains { $0.hasPrefix("Workouts/2026/01/") })
   }
 
-  @Test func aSecondRunWritesNothingAndStartsFromTheCheckpoint() throws {
-    let h = try training()
-    let out = try makeTemporaryDirectory("rebuild")
-    try Rebuild.run(journal: h.journal, output: out)
-    let report = try Rebuild.run(journal: h.journal, output: out)
-    #expect(report.mode == .incremental)
-    #expect(report.checkpointIgnoredBecause == nil)
-    #expect(report.eventsFolded == 0)
-    #expect(report.written.isEmpty && report.unchangedCount == 0)
-  }
-
-  @Test func oneNewEventRewritesOnlyItsDocument() throws {
-    let h = try training()
-    let out = try makeTemporaryDirectory("rebuild")
-    try Rebuild.run(journal: h.journal, output: out)
-    let appended = try h.run(.completeSet(workout: nil, exercise: nil, SetActuals(reps: 3)))
-    let report = try Rebuild.run(journal: h.journal, output: out)
-    #expect(report.mode == .incremental)
-    #expect(report.eventsFolded == appended.count)
-    #expect(report.written == [h.journal.state().liveWorkouts[0].path])
-    try expectTree(out, equals: try expectedTree(h.journal))
-  }
-
   @Test func filesAndFoldersArePrivate() throws {
     let h = try training()
     let out = try makeTemporaryDirectory("rebuild")
@@ -76,13 +53,12 @@ import Testing
     }
   }
 
-  @Test func fullIgnoresTheCheckpointAndAgrees() throws {
+  @Test func fullReplaysAndAgrees() throws {
     let h = try training()
     let out = try makeTemporaryDirectory("rebuild")
     try Rebuild.run(journal: h.journal, output: out)
     let report = try Rebuild.run(journal: h.journal, output: out, full: true)
     #expect(report.mode == .full)
-    #expect(report.checkpointIgnoredBecause == nil)
     #expect(report.written.isEmpty)
     #expect(try report.unchangedCount == expectedTree(h.journal).count)
   }
@@ -95,45 +71,6 @@ import Testing
     let last = try #require(calls.last)
     #expect(last.0 == last.1)
     #expect(zip(calls, calls.dropFirst()).allSatisfy { $0.0 <= $1.0 })
-  }
-}
-
-// MARK: - Deletion and grace
-
-extension RebuildTests {
-  @Test func aDeletedWorkoutBecomesAStubThenGoesAfterTheGrace() throws {
-    let h = try training()
-    let out = try makeTemporaryDirectory("rebuild")
-    try Rebuild.run(journal: h.journal, output: out)
-    let workout = try h.workout()
-    let live = h.journal.state().liveWorkouts[0].path
-    try h.run(.deleteWorkout(workout: workout.id))
-    var report = try Rebuild.run(journal: h.journal, output: out)
-    #expect(report.mode == .incremental)
-    #expect(report.removed == [live])
-    #expect(report.written == ["Stubs/" + live])
-    try expectTree(out, equals: try expectedTree(h.journal))
-
-    // 31 days later, one event elsewhere moves `now` past the stub's grace.
-    h.now += 31 * 86_400
-    try h.makeUpperBody(name: "Legs")
-    report = try Rebuild.run(journal: h.journal, output: out)
-    #expect(report.mode == .incremental, "\(report.checkpointIgnoredBecause ?? "")")
-    #expect(report.removed == ["Stubs/" + live])
-    try expectTree(out, equals: try expectedTree(h.journal))
-  }
-
-  @Test func aRemovedLogTombstoneExpiresOnAnIncrementalRun() throws {
-    let h = try training()
-    try h.run(.removeLog(workout: nil, exercise: "Plank"))
-    let out = try makeTemporaryDirectory("rebuild")
-    try Rebuild.run(journal: h.journal, output: out)
-    h.now += 30 * 86_400 + 3600
-    try h.makeUpperBody(name: "Legs")
-    let report = try Rebuild.run(journal: h.journal, output: out)
-    #expect(report.mode == .incremental)
-    #expect(report.written.contains(h.journal.state().liveWorkouts[0].path))
-    try expectTree(out, equals: try expectedTree(h.journal))
   }
 }
 
@@ -181,31 +118,6 @@ extension RebuildTests {
     #expect(try Data(contentsOf: out.appendingPathComponent(workout)) == Data("theirs".utf8))
   }
 
-  @Test func anOwnedFileEditedByHandIsAConflictNotOverwritten() throws {
-    let h = try training()
-    let out = try makeTemporaryDirectory("rebuild")
-    try Rebuild.run(journal: h.journal, output: out)
-    let path = h.journal.state().liveWorkouts[0].path
-    let url = out.appendingPathComponent(path)
-    try Data("edited".utf8).write(to: url)
-    try h.run(.completeSet(workout: nil, exercise: nil, SetActuals(reps: 3)))
-    var report = try Rebuild.run(journal: h.journal, output: out)
-    #expect(report.conflicts.map(\.path) == [path])
-    #expect(try Data(contentsOf: url) == Data("edited".utf8))
-
-    // Reported again by the next rebuild, even with nothing new for that workout.
-    try h.makeUpperBody(name: "Legs")
-    report = try Rebuild.run(journal: h.journal, output: out)
-    #expect(report.conflicts.map(\.path) == [path])
-    #expect(report.mode == .full)
-
-    // Removing the edited file lets the rebuild write it again.
-    try FileManager.default.removeItem(at: url)
-    report = try Rebuild.run(journal: h.journal, output: out, full: true)
-    #expect(report.conflicts.isEmpty)
-    try expectTree(out, equals: try expectedTree(h.journal))
-  }
-
   @Test func refusesSymbolicLinksInsideTheOutput() throws {
     let h = try training()
     let out = try makeTemporaryDirectory("rebuild")
@@ -237,8 +149,6 @@ extension RebuildTests {
     #expect(
       !FileManager.default.fileExists(atPath: parent.appendingPathComponent("escaped.json").path)
     )
-    let head = out.appendingPathComponent(".journal-checkpoint/head")
-    #expect(!FileManager.default.fileExists(atPath: head.path))
   }
 }
 
@@ -307,7 +217,7 @@ extension RebuildTests {
       let out = try makeTemporaryDirectory("rebuild")
       try Rebuild.run(journal: h.journal, output: out, asOf: point)
       try expectTree(out, equals: try expectedTree(h.journal, asOf: point), "\(point)")
-      // The same folder brought to now, then back to the point, from its checkpoint.
+      // The same folder brought to now, then back to the point.
       try Rebuild.run(journal: h.journal, output: out)
       try expectTree(out, equals: try expectedTree(h.journal), "\(point) then now")
       try Rebuild.run(journal: h.journal, output: out, asOf: point)
