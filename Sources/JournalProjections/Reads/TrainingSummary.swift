@@ -47,8 +47,10 @@ public struct TrainingSummary: Sendable, Hashable {
     public var duration: TimeInterval
   }
 
-  /// Oldest first (by start, then id); after ``merge(_:keepingNewest:)`` with a limit, the
-  /// newest that many. The totals below count every session.
+  /// The sessions, oldest first (by start, then id).
+  ///
+  /// After ``merge(_:keepingNewest:)`` with a limit, the newest that many; the totals below
+  /// count every session.
   public var sessions: [Session] = []
   /// Days with at least one session, oldest first; a session counts on the day it started.
   public var days: [Period] = []
