@@ -506,7 +506,7 @@ complete -c journal -n '__journal_is export' -l json -d 'Print machine-readable 
 complete -c journal -n '__journal_is export' -l help -s h -d 'Show help for the command'
 complete -c journal -n '__journal_is rebuild' -l out -s o -r -a '(__fish_complete_directories)' -d 'The output folder (default ./Projections)'
 complete -c journal -n '__journal_is rebuild' -l as-of -r -d 'Write the documents as they were then'
-complete -c journal -n '__journal_is rebuild' -l full -d 'Fold the whole history, ignoring the checkpoint'
+complete -c journal -n '__journal_is rebuild' -l full -d 'Replay the whole history, not the saved state'
 complete -c journal -n '__journal_is rebuild' -l journal -r -a '(__fish_complete_directories)' -d 'The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
 complete -c journal -n '__journal_is rebuild' -l device -r -d 'The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
 complete -c journal -n '__journal_is rebuild' -l adopt -d 'Write as --device even if another machine wrote as it'

@@ -1272,7 +1272,7 @@ _journal() {
         flags=(
           '--out:The output folder (default ./Projections)'
           '--as-of:Write the documents as they were then'
-          '--full:Fold the whole history, ignoring the checkpoint'
+          '--full:Replay the whole history, not the saved state'
           '--journal:The journal folder (default $WORKOUT_JOURNAL, else ./Journal)'
           '--device:The device writing (default $WORKOUT_DEVICE, else '\''cli'\'')'
           '--adopt:Write as --device even if another machine wrote as it'
