@@ -4,7 +4,7 @@
 #   Scripts/fuzz.sh TARGET [SECONDS] [extra libFuzzer flags…]
 #
 # TARGET is a folder of Fuzz/: RecordDecoder, PayloadDecoder, DocumentImporter, CommandLine,
-# CheckpointReader, ManifestReader, JournalMerge, HistoryImport; Fuzz/Support/ is compiled with each of them.
+# ManifestReader, JournalMerge, HistoryImport; Fuzz/Support/ is compiled with each of them.
 # The library targets are compiled straight from Sources/ with `-sanitize=fuzzer,address`
 # (SwiftPM's own build does not link a fuzzer main), as static libraries with testing enabled
 # so an entry point may `@testable import` them. The corpus lives in $FUZZ_WORK/TARGET/corpus
@@ -146,27 +146,24 @@ if [[ ! -f "$seeds/done" ]]; then
   done
   touch "$seeds/done"
 fi
-# Checkpoint files: the checkpoint of a rebuild of the sample journal (or a generated one).
-if [[ "$target" == CheckpointReader || "$target" == ManifestReader ]] &&
-  [[ ! -f "$seeds/checkpoint-done" ]]; then
+# Manifest files: the manifest and record of a rebuild of the sample journal (or a generated
+# one).
+if [[ "$target" == ManifestReader ]] && [[ ! -f "$seeds/manifest-done" ]]; then
   cli="${JOURNAL_BIN:-$work/cli-build/debug/journal}"
   [[ -x "$cli" ]] || (cd "$root" && swift build --product journal --scratch-path "$work/cli-build" >&2)
   journal="$root/Journal"
   [[ -d "$journal/devices" ]] || journal="$seeds/generated"
-  rm -rf "$seeds/checkpoint" "$seeds/manifest" "$work/checkpoint-out"
-  mkdir -p "$seeds/checkpoint" "$seeds/manifest"
-  # A full rebuild, then one with the manifest compacted into shards.
-  "$cli" rebuild --journal "$journal" --out "$work/checkpoint-out" >/dev/null
-  n=0
-  while IFS= read -r -d '' file; do
-    cp "$file" "$seeds/checkpoint/file-$((n++))"
-  done < <(find "$work/checkpoint-out/.journal-checkpoint" -type f -print0 | head -z -n 2000)
+  rm -rf "$seeds/manifest" "$work/manifest-out" "$work/manifest-journal"
+  mkdir -p "$seeds/manifest"
+  # A rebuild from the saved state of a copy of the journal (it writes the state beside it).
+  cp -r "$journal" "$work/manifest-journal"
+  "$cli" rebuild --journal "$work/manifest-journal" --out "$work/manifest-out" >/dev/null
   n=0
   while IFS= read -r -d '' file; do
     cp "$file" "$seeds/manifest/file-$((n++))"
-  done < <(find "$work/checkpoint-out/.journal-projection" "$root/Projections/.journal-projection" \
+  done < <(find "$work/manifest-out/.journal-projection" "$root/Projections/.journal-projection" \
     -type f -print0 2>/dev/null | head -z -n 2000)
-  touch "$seeds/checkpoint-done"
+  touch "$seeds/manifest-done"
 fi
 # Journals for the merge: runs of lines of the sample's devices, the watch's marked `W`, now and
 # then a segment break, and a phone line delivered again on the watch.
@@ -227,7 +224,6 @@ JournalMerge) cp -n "$seeds/journals/"* "$corpus/" 2>/dev/null || true ;;
 RecordDecoder | PayloadDecoder) cp -n "$seeds/lines/"* "$corpus/" 2>/dev/null || true ;;
 DocumentImporter) cp -n "$seeds/documents/"* "$corpus/" 2>/dev/null || true ;;
 CommandLine) cp -n "$seeds/argv/"* "$corpus/" 2>/dev/null || true ;;
-CheckpointReader) cp -n "$seeds/checkpoint/"* "$corpus/" 2>/dev/null || true ;;
 ManifestReader) cp -n "$seeds/manifest/"* "$corpus/" 2>/dev/null || true ;;
 esac
 
