@@ -56,7 +56,11 @@ enum ProjectionCommands {
       )
     } else {
       let store = try FileEventStore(url: try JournalSession.journalURL(invocation))
-      report = try Rebuild.run(store: store, output: output, progress: { progress.update($0, of: $1) })
+      report = try Rebuild.run(
+        store: store,
+        output: output,
+        progress: { progress.update($0, of: $1) }
+      )
     }
     progress.finish()
     let c = invocation.console

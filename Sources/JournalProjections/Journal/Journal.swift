@@ -44,8 +44,6 @@ public final class Journal: @unchecked Sendable {
   private var heldPositions: [String: DevicePosition] = [:]
   /// The fold of the whole history, kept up to date by appends that add no revert.
   private var current: JournalState?
-  /// The digest of `history`'s ids, kept up to date by appends once computed.
-  private var digest: HistoryDigest?
   /// Where an undo must stop looking on a journal opened on part of its history.
   ///
   /// For ``open(store:scope:newID:readOnly:)``: the merge key at or below which the undoing device's events may lie outside `history`. An undo that
@@ -104,7 +102,6 @@ public final class Journal: @unchecked Sendable {
       if !quarantined.isEmpty { history.removeAll { quarantined[$0.stream] != nil } }
       heldHistory = history
       current = nil
-      digest = nil
       heldQuarantined = quarantined
       heldNotices = notices
       heldPositions = read.positions
@@ -218,18 +215,6 @@ public final class Journal: @unchecked Sendable {
     return folded
   }
 
-  /// The digest of ``history``'s event ids: computed on first use, then kept
-  /// up to date by appends, so a rebuild proves its checkpoint's prefix of
-  /// history unchanged without reading all of it.
-  public func historyDigest() -> HistoryDigest {
-    lock.lock()
-    defer { lock.unlock() }
-    if let digest { return digest }
-    let computed = HistoryDigest(history)
-    digest = computed
-    return computed
-  }
-
   /// Validates `command` against the current state and appends its events
   /// as one durable batch.
   ///
@@ -293,7 +278,6 @@ public final class Journal: @unchecked Sendable {
     var appended: [FoldEvent] = []
     for record in stored { _ = Self.decode(record, upcaster: upcaster, into: &appended) }
     heldHistory += appended
-    digest?.append(contentsOf: appended)
     // New events sort after everything folded, so they fold on top, unless a
     // revert changes which earlier events count.
     if var state = current,

@@ -48,7 +48,7 @@ final class ProjectionManifest {
   /// How the manifest hashes: the documents' bytes, the log's chain, a shard's lines.
   enum Hashing {
     /// Format 3: XXH64, 16 lowercase hex digits. The manifest guards against accident
-    /// (a document edited, a torn log), as the checkpoint does (`docs/Rebuild.md`).
+    /// (a document edited, a torn log), not forgery (`docs/Rebuild.md`).
     case xxh64
     /// Format 2, and the entries format 1 and 2 wrote: SHA-256, 64 lowercase hex digits.
     case sha256

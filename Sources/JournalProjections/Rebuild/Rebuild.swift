@@ -318,7 +318,8 @@ struct RebuildRun {
     report.eventsFolded = count
     report.anomalyCount = state.anomalies.count
     return Folded(
-      streams: state.splits.keys.map { "split:\($0)" } + state.workouts.keys.map { "workout:\($0)" },
+      streams: state.splits.keys.map { "split:\($0)" }
+        + state.workouts.keys.map { "workout:\($0)" },
       splits: state.splits,
       workouts: state.workouts,
       isComplete: true,

@@ -44,7 +44,8 @@ extension RebuildRun {
       case .restarted:
         report.foldedEveryStreamBecause = Self.stateReadAgain
       case .broken:
-        report.foldedEveryStreamBecause = "the saved state's change list does not continue the record"
+        report.foldedEveryStreamBecause =
+          "the saved state's change list does not continue the record"
       }
     case .failure(let refold):
       if refold.reason != Self.noRecord { report.foldedEveryStreamBecause = refold.reason }
@@ -97,7 +98,8 @@ extension RebuildRun {
       count += decoded.count
       let fold = Replayer.fold(decoded)
       folded.splits = fold.splits
-      record?.anomalies[RebuildRecord.splitsKey] = fold.anomalies.isEmpty ? nil : fold.anomalies.count
+      record?.anomalies[RebuildRecord.splitsKey] =
+        fold.anomalies.isEmpty ? nil : fold.anomalies.count
       let streams = Set(fold.splits.keys.map { "split:\($0)" })
         .union(state.head.splits.filter { $0.hasPrefix("split:") })
       folded.streams += streams.sorted()
@@ -182,7 +184,8 @@ extension SavedState {
     var bytes: [UInt8] = []
     var digits = hex.utf8.makeIterator()
     while let high = digits.next() {
-      guard let low = digits.next(), let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+      guard let low = digits.next(),
+        let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
       else { return nil }
       bytes.append(value)
     }

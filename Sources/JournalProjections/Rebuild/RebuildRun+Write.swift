@@ -98,7 +98,9 @@ extension RebuildRun {
   ) throws -> [String] {
     if let ownedByStream { return ownedByStream[stream] ?? [] }
     var live = Array(tree.keys).map { $0.hasPrefix("Stubs/") ? String($0.dropFirst(6)) : $0 }
-    if stream.hasPrefix("split:") { live.append(DocumentPath.split(id: String(stream.dropFirst(6)))) }
+    if stream.hasPrefix("split:") {
+      live.append(DocumentPath.split(id: String(stream.dropFirst(6))))
+    }
     live += folded.formerPaths[stream] ?? []
     if stream.hasPrefix("split:"), let split = folded.splits[String(stream.dropFirst(6))] {
       live.append(DocumentPath.split(id: split.document.id))

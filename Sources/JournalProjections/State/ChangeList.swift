@@ -95,7 +95,9 @@ package enum ChangeList {
     case broken
   }
 
-  /// The streams listed after `position`. Reads the list from just before `position` only.
+  /// The streams listed after `position`.
+  ///
+  /// Reads the list from just before `position` only.
   static func streams(after position: Position, in files: DocumentTreeWriter) throws -> Reading {
     guard let (epoch, _) = try opening(files) else { return .broken }
     guard epoch == position.epoch else { return .restarted }

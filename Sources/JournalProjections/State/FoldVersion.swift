@@ -2,8 +2,9 @@ import JournalCore
 
 /// The version of the fold: what decides which documents a history folds to.
 ///
-/// Saved states (``SavedState``) and rebuild checkpoints are keyed by it, so a build whose
-/// fold differs never trusts what another build saved. Nobody has to remember to bump it by
+/// Saved states (``SavedState``) are keyed by it, so a build whose fold differs never trusts
+/// what another build saved (and a rebuild never updates an output folder from streams only
+/// across it: the state read again starts its change list again). Nobody has to remember to bump it by
 /// hand: ``sampleProjections`` holds, for each version, the digest of the documents the
 /// sample journal rebuilds to, and a test fails when the sample's documents change while
 /// ``current`` does not.

@@ -229,7 +229,11 @@ extension RebuildTests {
       for out in folders where Bool.random(using: &random) || round == 11 {
         let report = try mirror.rebuild(into: out)
         #expect(report.conflicts.isEmpty)
-        try expectTree(out, equals: try mirror.expectedTree(), "round \(round) \(out.lastPathComponent)")
+        try expectTree(
+          out,
+          equals: try mirror.expectedTree(),
+          "round \(round) \(out.lastPathComponent)"
+        )
       }
     }
   }
@@ -256,7 +260,10 @@ extension RebuildTests {
     #expect(report.mode == .incremental)
     // The workout's stream: every event it holds, the new one among them.
     let workout = h.journal.state().liveWorkouts[0]
-    #expect(report.eventsFolded == h.journal.history.filter { $0.stream == "workout:\(workout.document.id)" }.count)
+    #expect(
+      report.eventsFolded
+        == h.journal.history.filter { $0.stream == "workout:\(workout.document.id)" }.count
+    )
     #expect(report.written == [workout.path])
     try expectTree(out, equals: try mirror.expectedTree())
   }
@@ -353,14 +360,22 @@ extension RebuildTests {
     try Data("head".utf8).write(to: out.appendingPathComponent(".journal-checkpoint/head"))
     try Data("keep".utf8).write(to: out.appendingPathComponent(".other"))
     try mirror.rebuild(h, into: out)
-    #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent(".journal-checkpoint").path))
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: out.appendingPathComponent(".journal-checkpoint").path
+      )
+    )
     #expect(try Data(contentsOf: out.appendingPathComponent(".other")) == Data("keep".utf8))
   }
 
   /// The record reads back as written, and a record damaged anywhere is refused.
   @Test func aRecordReadsBackAndADamagedOneIsRefused() throws {
     var record = RebuildRecord(
-      changes: ChangeList.Position(epoch: "0123456789abcdef", offset: 4096, check: "fedcba9876543210"),
+      changes: ChangeList.Position(
+        epoch: "0123456789abcdef",
+        offset: 4096,
+        check: "fedcba9876543210"
+      ),
       now: 1_767_225_600_000
     )
     record.expiring = ["workout:01JA": 1_769_817_600_000, "split:01JB": 1_769_817_600_001]

@@ -74,9 +74,10 @@ do {
   print("refused: \(refused.message)")
 }
 
-// The phone regenerates the documents from the whole history.
+// The phone brings the documents up to date from its saved state: only the streams changed
+// since its last rebuild are folded.
+let report = try Rebuild.run(store: store, output: documentsURL)
 let everything = try Journal(store: store, newID: ids.next)
-let report = try Rebuild.run(journal: everything, output: documentsURL)
 guard let workout = everything.state().liveWorkouts.last else { fatalError("no workout") }
 let bench = workout.document.logs.first { $0.exerciseName == "Bench Press" }
 print("rebuilt \(report.written.count) documents from \(everything.history.count) events")
