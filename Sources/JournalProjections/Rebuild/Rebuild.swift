@@ -355,7 +355,9 @@ struct RebuildRun {
       }
       record.expiring[stream] = expiry.milliseconds
     }
-    try writer.writeAtomically(RebuildRecord.path, record.encoded(), durable: false)
+    // In place, not renamed over: on ext4 a rename over a file forces its data out, which
+    // costs as much as a flush. A torn record fails its checksum.
+    try writer.writeInPlace(RebuildRecord.path, record.encoded())
   }
 
   /// The record of the last rebuild of this folder; nil with why when there is none to
