@@ -50,12 +50,17 @@ extension RebuildRun {
     case .failure(let refold):
       if refold.reason != Self.noRecord { report.foldedEveryStreamBecause = refold.reason }
     }
-    if changed == nil { end = try ChangeList.end(in: state.files) }
+    if changed == nil {
+      // A state saved by a build without a change list starts one, so that the next
+      // rebuild has a position to start from.
+      if try ChangeList.end(in: state.files) == nil { try ChangeList.start(in: state.files) }
+      end = try ChangeList.end(in: state.files)
+    }
 
     // The streams to fold: the changed ones, and those whose documents change with time
     // alone once their time came; every stream without a record to start from.
-    var workoutStreams: [String]
-    var foldSplits: Bool
+    let workoutStreams: [String]
+    let foldSplits: Bool
     if var streams = changed, let previous {
       for (stream, expiry) in previous.expiring
       where RebuildRun.isDue(Date(milliseconds: expiry), at: renderNow) {

@@ -214,6 +214,20 @@ extension RebuildTests {
     try expectTree(out, equals: try mirror.expectedTree())
   }
 
+  /// A state saved without a change list (by an earlier build) gets one from the rebuild,
+  /// with nothing appended since: the next rebuild is incremental.
+  @Test func aStateWithoutAChangeListIsGivenOne() throws {
+    let h = try training()
+    let mirror = try FileMirror()
+    let out = try makeTemporaryDirectory("rebuild")
+    try mirror.rebuild(h, into: out)
+    try FileManager.default.removeItem(at: Self.changeList(mirror.url))
+    let report = try mirror.rebuild(into: out)
+    #expect(report.mode == .full && report.written.isEmpty)
+    #expect(FileManager.default.fileExists(atPath: Self.changeList(mirror.url).path))
+    #expect(try mirror.rebuild(into: out).mode == .incremental)
+  }
+
   /// Two folders rebuilt from one journal at different times: each reads the change list
   /// from where it stopped.
   @Test func twoOutputFoldersRebuiltFromOneJournalStayCorrect() throws {
