@@ -326,10 +326,11 @@ struct RunFlow {
     }
   }
 
-  /// Undo: the journal takes back this device's last action in the workout, and the flow
-  /// goes back to the page that action was taken from (the set undone is on its work page
-  /// again, with its start). An action the flow did not take here (one of an earlier
-  /// session, or typed) leaves the flow on the list, on the exercise the undo changed.
+  /// Undoes this device's last action in the workout, and goes back to its page.
+  ///
+  /// The page is the one the action was taken from: a set undone is on its work page again,
+  /// with its start. An action the flow did not take here (one of an earlier session, or
+  /// typed) leaves the flow on the list, on the exercise the undo changed.
   private mutating func undo(at now: Date, journal: some RunJournal) throws {
     guard page != .left else { return }
     let before = workout
