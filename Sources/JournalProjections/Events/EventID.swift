@@ -155,21 +155,4 @@ public struct EventID: Sendable, Hashable, CustomStringConvertible {
     guard case .value(let ulid, part: 1) = form else { return EventID("\(self)#\(number)") }
     return EventID(ulid, part: number)
   }
-
-  /// A word of the stored id (``stored``) that tells ids apart well enough to fill a Bloom
-  /// filter: a ULID's low 64 bits (random), else the last eight bytes of its text.
-  ///
-  /// Read for every event a fold passes, so an id held as a value answers from its own bits.
-  var storedKey: UInt64 {
-    switch form {
-    case .value(let ulid, _): return ulid.low
-    case .text:
-      guard case .text(var text) = stored.form else { return stored.storedKey }
-      return text.withUTF8 { bytes in
-        var word: UInt64 = 0
-        for byte in bytes.suffix(8) { word = word << 8 | UInt64(byte) }
-        return word
-      }
-    }
-  }
 }

@@ -79,20 +79,6 @@ import Testing
     }
   }
 
-  /// The Bloom filter's key is the stored id's: a ULID's low bits, else the stored text's last
-  /// eight bytes.
-  @Test(arguments: samples) func keysTheStoredID(_ text: String) {
-    let id = EventID(text)
-    #expect(id.storedKey == id.stored.storedKey)
-    let stored = Self.referenceStoredID(text)
-    if let ulid = ULID(stored) {
-      #expect(id.storedKey == ulid.low)
-    } else {
-      let word = stored.utf8.suffix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-      #expect(id.storedKey == word)
-    }
-  }
-
   /// Seeded random ids and texts made of their pieces, against the text.
   @Test func agreesWithItsTextOnSeededIDs() {
     var state: UInt64 = 0x1D5
