@@ -155,4 +155,16 @@ public struct EventID: Sendable, Hashable, CustomStringConvertible {
     guard case .value(let ulid, part: 1) = form else { return EventID("\(self)#\(number)") }
     return EventID(ulid, part: number)
   }
+
+  /// A strict total order of ids that agrees with `==`: ids held as values first, by ULID
+  /// then part, then ids spelled otherwise, by their text. For searching sorted ids; it is
+  /// not the merge order.
+  func sortsBefore(_ other: EventID) -> Bool {
+    switch (form, other.form) {
+    case (.value(let a, let partA), .value(let b, let partB)): (a, partA) < (b, partB)
+    case (.value, .text): true
+    case (.text, .value): false
+    case (.text(let a), .text(let b)): a < b
+    }
+  }
 }

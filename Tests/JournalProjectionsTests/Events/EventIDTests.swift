@@ -71,6 +71,21 @@ import Testing
   }
 
   /// A part's id is `<id>#<n>`, whether the id is held as a value or as text.
+  /// The order the cancelled set is searched by is strict and total, and agrees with
+  /// equality: of two ids, exactly one sorts first unless they are equal.
+  @Test func sortsInAStrictTotalOrder() {
+    let ids = Self.samples.map(EventID.init)
+    for a in ids {
+      for b in ids {
+        let ordered = [a.sortsBefore(b), b.sortsBefore(a), a == b]
+        #expect(ordered.filter { $0 }.count == 1, "\(a) \(b)")
+        for c in ids where a.sortsBefore(b) && b.sortsBefore(c) {
+          #expect(a.sortsBefore(c), "\(a) \(b) \(c)")
+        }
+      }
+    }
+  }
+
   @Test(arguments: samples) func namesAPart(_ text: String) {
     for number in [2, 3, 12, Int(UInt32.max), Int(UInt32.max) + 1] {
       let part = EventID(text).part(number)
