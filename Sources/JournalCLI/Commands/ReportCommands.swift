@@ -29,17 +29,26 @@ enum ReportCommands {
       AuditCommands.asOf,
     ]
   ) { invocation in
-    let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 0)
-    let point = try AuditCommands.point(invocation, session)
-    let since = try invocation.string("since").map {
-      (date: try TimeParser.parse($0, now: session.now), text: $0)
+    // From the saved state, one workout at a time; `--as-of` reads the history to its point.
+    func read(_ scope: StateScope) throws -> ReportContent {
+      let session = try JournalSession(invocation, scope: scope)
+      let point = try AuditCommands.point(invocation, session)
+      let since = try invocation.string("since").map {
+        (date: try TimeParser.parse($0, now: session.now), text: $0)
+      }
+      let until = try invocation.string("until").map {
+        (date: try AuditCommands.untilTime($0, now: session.now), text: $0)
+      }
+      return try ReportContent(journal: session.journal, upTo: point, since: since, until: until)
     }
-    let until = try invocation.string("until").map {
-      (date: try AuditCommands.untilTime($0, now: session.now), text: $0)
+    let content: ReportContent
+    do {
+      content = try read(invocation.string("as-of") == nil ? StateScope(splits: false) : .all)
+    } catch is ScopeTooNarrow {
+      content = try read(.all)
     }
     let file = invocation.string("out") ?? "report.html"
-    let content = ReportContent(journal: session.journal, upTo: point, since: since, until: until)
     let page = ReportPage.render(content)
     try OwnerOnlyFile.write(page, to: invocation.resolve(file), example: "report.html")
     if invocation.wantsJSON {

@@ -4,9 +4,8 @@ import JournalProjections
 /// Everything `journal report` shows, as the library's reads give it: the page renders these
 /// values and computes none of its own.
 ///
-/// One fold of the history makes the state; the ``Audit`` of that state (the rows `audit`
-/// lists) feeds the summary, the records (as `records`), the progressions (as `chart`) and
-/// the revisions.
+/// The reads are gathered one workout at a time from the saved state (``ReportReads``), or
+/// from the whole history in one piece when the journal was read whole (`--as-of`).
 struct ReportContent {
   /// One exercise's progression and records.
   struct Exercise {
@@ -21,58 +20,42 @@ struct ReportContent {
   /// The range as given (`--since`, `--until`), for the heading.
   var sinceText: String?
   var untilText: String?
-  /// How many events the report read (the history up to `--as-of`).
-  var eventCount: Int
-  var audit: Audit
-  var summary: TrainingSummary
+  /// What the reads gathered.
+  var reads: ReportReads
   var exercises: [Exercise]
   var revisions: [Revisions.Entry]
-  /// The workouts of the state, by id, for the recent workouts' logs.
-  var workouts: [String: WorkoutState]
 
   /// The most points a progression chart draws one per workout; more are shown per week.
   static let pointsPerWorkoutLimit = 60
 
   /// The reads of `journal`'s history up to `point`, over `since`..<`until` (given as
   /// `sinceText` and `untilText`).
+  ///
+  /// - Throws: `ScopeTooNarrow` when the journal's saved state cannot answer.
   init(
     journal: Journal,
     upTo point: Replayer.Point?,
     since: (date: Date, text: String)?,
     until: (date: Date, text: String)?
-  ) {
+  ) throws {
     sinceText = since?.text
     untilText = until?.text
-    let (since, until) = (since?.date, until?.date)
-    let history = Array(Replayer.prefix(journal.history, upTo: point))
-    let state = journal.state(upTo: point)
-    let audit = Audit(
-      state: state,
-      history: history,
-      filter: AuditFilter(since: since, until: until)
-    )
-    eventCount = history.count
-    self.audit = audit
-    summary = TrainingSummary(audit: audit, state: state)
-    let records = Dictionary(
-      ExerciseRecords.all(from: audit.rows).map { ($0.exercise, $0) },
-      uniquingKeysWith: { first, _ in first }
-    )
-    exercises = audit.progressions(in: state).map { progression in
-      let weekly = progression.points.count > Self.pointsPerWorkoutLimit
+    var reads = ReportReads(since: since?.date, until: until?.date)
+    try journal.forEachSlice(upTo: point) { state, events, fresh in
+      reads.add(state: state, events: events, fresh: fresh)
+    }
+    self.reads = reads
+    exercises = reads.exercises.map { exercise in
+      let weekly = exercise.progression.points.count > Self.pointsPerWorkoutLimit
       return Exercise(
-        progression: weekly ? progression.weekly() : progression,
+        progression: weekly ? exercise.progression.weekly() : exercise.progression,
         isWeekly: weekly,
-        records: records[progression.exercise]
+        records: exercise.records
       )
     }
-    revisions = Revisions.entries(
-      history: history,
-      state: state,
-      rows: audit.rows,
-      since: since,
-      until: until
-    )
-    workouts = state.workouts
+    revisions = reads.revisions
   }
+
+  var summary: TrainingSummary { reads.summary }
+  var eventCount: Int { reads.eventCount }
 }

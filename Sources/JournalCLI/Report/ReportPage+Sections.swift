@@ -118,16 +118,12 @@ extension ReportPage {
 
   mutating func recent() -> String {
     var html = section("recent")
-    let sessions = content.summary.sessions.suffix(Self.recentWorkouts).reversed()
-    if sessions.isEmpty { html += "<p>No workouts in this range.</p>\n" }
-    var rowsByLog: [String: [AuditRow]] = [:]
-    let ids = Set(sessions.map(\.workoutID))
-    for row in content.audit.rows where ids.contains(row.workoutID) {
-      rowsByLog["\(row.workoutID)/\(row.logID)", default: []].append(row)
-    }
-    for session in sessions {
-      guard let workout = content.workouts[session.workoutID] else { continue }
-      let d = workout.document
+    let recent = content.reads.recent.reversed()
+    if recent.isEmpty { html += "<p>No workouts in this range.</p>\n" }
+    for shown in recent {
+      let session = shown.session
+      let rowsByLog = Dictionary(grouping: shown.rows) { $0.logID }
+      let d = shown.workout.document
       html += "<article class=\"workout\" id=\"recent-\(h(d.id))\">\n"
       html +=
         "<h3>\(h(d.splitName ?? "Workout")) · \(h(dates.minute(d.start, in: session.timeZone)))</h3>\n"
@@ -137,7 +133,7 @@ extension ReportPage {
         + (session.duration.map { " · " + h(Self.duration($0)) } ?? "") + "</p>\n"
       var rows: [[String]] = []
       for log in d.logs {
-        let sets = rowsByLog["\(d.id)/\(log.id)"] ?? []
+        let sets = rowsByLog[log.id] ?? []
         let done = sets.filter { $0.provenance != .reverted }.map { row -> String in
           let deviation = SetText.deviation(row.deviation)
           let text = h(SetText.values(row.actual, row.loadType))
@@ -170,21 +166,20 @@ extension ReportPage {
 
   mutating func story() -> String {
     var html = section("story")
-    let all = content.revisions
+    let counts = content.reads.revisionCounts
+    let total = counts.values.reduce(0, +)
     html +=
       "<p>What changed the record after the fact: corrections, undos, redos, resets, rewinds and "
       + "sets filled in from the plan. No other tracker keeps this.</p>\n"
     html += stats(
-      Revisions.Entry.Kind.allCases.map { kind in
-        (Self.kindName(kind), "\(all.count { $0.kind == kind })")
-      }
+      Revisions.Entry.Kind.allCases.map { kind in (Self.kindName(kind), "\(counts[kind] ?? 0)") }
     )
-    guard !all.isEmpty else {
+    guard total > 0 else {
       return html + "<p>Nothing was changed in this range.</p>\n</section>\n"
     }
-    let shown = all.suffix(Self.revisionLimit).reversed()
-    if shown.count < all.count {
-      html += "<p class=\"note\">The newest \(shown.count) of \(all.count) are listed.</p>\n"
+    let shown = content.revisions.reversed()
+    if shown.count < total {
+      html += "<p class=\"note\">The newest \(shown.count) of \(total) are listed.</p>\n"
     }
     let sessions = Set(content.summary.sessions.suffix(Self.sessionLimit).map(\.workoutID))
     html += plainTable(
@@ -193,10 +188,8 @@ extension ReportPage {
       rows: shown.map { e in
         let workout = e.workoutID.map { id -> String in
           let name =
-            content.workouts[id].map {
-              h(
-                "\($0.document.splitName ?? "Workout") \(CivilDay($0.document.start, timeZone: $0.timeZone.identifier))"
-              )
+            content.reads.labels[id].map {
+              h("\($0.splitName ?? "Workout") \(CivilDay($0.start, timeZone: $0.timeZone))")
             } ?? h(String(id.prefix(10)) + "…")
           return sessions.contains(id) ? "<a href=\"#session-\(h(id))\">\(name)</a>" : name
         }
@@ -265,7 +258,7 @@ extension ReportPage {
       html += "</figure>\n"
     }
     let sessions = summary.sessions.suffix(Self.sessionLimit).reversed()
-    if sessions.count < summary.sessions.count {
+    if sessions.count < summary.workouts {
       html +=
         "<p class=\"note\">The newest \(sessions.count) of \(summary.workouts) sessions are "
         + "listed; the weeks above hold them all.</p>\n"

@@ -13,12 +13,8 @@ struct ReportPage {
   /// Dates in named zones, one formatter per zone.
   var dates = ZonedDates()
 
-  /// How many recent workouts are shown plan against actual.
-  static let recentWorkouts = 5
-  /// How many revisions are listed, the newest; the counts cover them all.
-  static let revisionLimit = 200
   /// How many sessions the time section lists, the newest; its weeks cover them all.
-  static let sessionLimit = 200
+  static let sessionLimit = ReportReads.listed
 
   /// The page's sections: id and heading, in order.
   static let sections = [
@@ -73,13 +69,9 @@ struct ReportPage {
   /// `2026-06-01 – 2026-10-30`: the range as given (`--since`, `--until`), else the days of
   /// the first and last session.
   func rangeText() -> String {
-    let sessions = content.summary.sessions
-    let first =
-      content.sinceText
-      ?? sessions.first.map { CivilDay($0.start, timeZone: $0.timeZone).description }
-    let last =
-      content.untilText
-      ?? sessions.last.map { CivilDay($0.start, timeZone: $0.timeZone).description }
+    let days = content.summary.days
+    let first = content.sinceText ?? days.first.map(\.day.description)
+    let last = content.untilText ?? days.last.map(\.day.description)
     guard let first, let last else { return "no workouts" }
     return "\(first) – \(last)"
   }

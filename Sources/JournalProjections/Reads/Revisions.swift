@@ -55,6 +55,23 @@ public enum Revisions {
     since: Date? = nil,
     until: Date? = nil
   ) -> [Entry] {
+    ranked(history: history, state: state, rows: rows, since: since, until: until).map(\.entry)
+  }
+
+  /// ``entries(history:state:rows:since:until:)``, each revert with the rank of the event
+  /// that decided its workout: its place among the events the revert names, through the
+  /// reverts it names, first first.
+  ///
+  /// A revert is held by the stream of every event it names (docs/OnDiskFormat.md, "The
+  /// saved state"). Read stream by stream, each stream finds the revert's workout among the
+  /// events it holds; the lowest rank over them is the one the whole history finds.
+  package static func ranked(
+    history: [FoldEvent],
+    state: JournalState,
+    rows: [AuditRow],
+    since: Date? = nil,
+    until: Date? = nil
+  ) -> [(entry: Entry, rank: Int?)] {
     func admits(_ date: Date) -> Bool {
       if let since, date < since { return false }
       if let until, date >= until { return false }
@@ -85,13 +102,15 @@ public enum Revisions {
       for e in history where named.contains(e.eventID.stored) { streams[e.storedID] = e.stream }
     }
     /// The stream a revert changes: that of the first event it names, through the reverts it
-    /// names (a redo names an undo).
-    func stream(reverting ids: [String], depth: Int = 0) -> String? {
+    /// names (a redo names an undo); `rank` counts the events passed on the way.
+    func stream(reverting ids: [String], rank: inout Int, depth: Int = 0) -> String? {
       for id in ids {
         if let inner = reverts[id], depth < 16 {
-          if let found = stream(reverting: inner, depth: depth + 1) { return found }
+          if let found = stream(reverting: inner, rank: &rank, depth: depth + 1) { return found }
         } else if let found = streams[id] {
           return found
+        } else {
+          rank += 1
         }
       }
       return nil
@@ -99,10 +118,11 @@ public enum Revisions {
     func zone(_ workoutID: String?) -> String {
       workoutID.flatMap { state.workouts[$0]?.timeZone.identifier } ?? "UTC"
     }
-    var entries: [Entry] = []
+    var entries: [(entry: Entry, rank: Int?)] = []
     for index in changes {
       let e = history[index]
       let kind: Entry.Kind
+      var rank: Int?
       var workoutID: String? = e.stream.hasPrefix("workout:") ? e.streamID : nil
       let workout = workoutID.flatMap { state.workouts[$0] }
       var summary: String
@@ -120,7 +140,9 @@ public enum Revisions {
           case "redo": .redo
           default: .rewind
           }
-        let changed = stream(reverting: revert.eventIDs)
+        var passed = 0
+        let changed = stream(reverting: revert.eventIDs, rank: &passed)
+        rank = changed == nil ? nil : passed
         workoutID = changed.flatMap { $0.hasPrefix("workout:") ? String($0.dropFirst(8)) : nil }
         let count = revert.eventIDs.count
         summary =
@@ -129,15 +151,18 @@ public enum Revisions {
       default: continue
       }
       entries.append(
-        Entry(
-          kind: kind,
-          at: e.at,
-          device: e.device,
-          eventID: e.id,
-          workoutID: workoutID,
-          timeZone: zone(workoutID),
-          summary: summary,
-          revertedBy: cancelled[e.storedID]
+        (
+          Entry(
+            kind: kind,
+            at: e.at,
+            device: e.device,
+            eventID: e.id,
+            workoutID: workoutID,
+            timeZone: zone(workoutID),
+            summary: summary,
+            revertedBy: cancelled[e.storedID]
+          ),
+          rank
         )
       )
     }
@@ -152,18 +177,28 @@ public enum Revisions {
     for key in order {
       guard let (row, sets) = filled[key] else { continue }
       entries.append(
-        Entry(
-          kind: .filledFromPlan,
-          at: row.date,
-          device: row.device,
-          eventID: row.eventID,
-          workoutID: row.workoutID,
-          timeZone: row.timeZone,
-          summary: "\(row.exercise): \(sets) set\(sets == 1 ? "" : "s") filled in from the plan",
-          revertedBy: nil
+        (
+          Entry(
+            kind: .filledFromPlan,
+            at: row.date,
+            device: row.device,
+            eventID: row.eventID,
+            workoutID: row.workoutID,
+            timeZone: row.timeZone,
+            summary: "\(row.exercise): \(sets) set\(sets == 1 ? "" : "s") filled in from the plan",
+            revertedBy: nil
+          ),
+          nil
         )
       )
     }
-    return entries.sorted { ($0.at, $0.eventID) < ($1.at, $1.eventID) }
+    return entries.sorted { Entry.precedes($0.entry, $1.entry) }
+  }
+}
+
+extension Revisions.Entry {
+  /// Oldest first: by time, then event id (one event can fill several logs' sets).
+  static func precedes(_ a: Self, _ b: Self) -> Bool {
+    (a.at, a.eventID, a.kind.rawValue, a.summary) < (b.at, b.eventID, b.kind.rawValue, b.summary)
   }
 }

@@ -47,31 +47,37 @@ public struct TrainingSummary: Sendable, Hashable {
     public var duration: TimeInterval
   }
 
-  /// Oldest first (by start, then id).
-  public var sessions: [Session]
+  /// The sessions, oldest first (by start, then id).
+  ///
+  /// After ``merge(_:keepingNewest:)`` with a limit, the newest that many; the totals below
+  /// count every session.
+  public var sessions: [Session] = []
   /// Days with at least one session, oldest first; a session counts on the day it started.
-  public var days: [Period]
+  public var days: [Period] = []
   /// Weeks (Monday to Sunday) with at least one session, oldest first.
-  public var weeks: [Period]
+  public var weeks: [Period] = []
 
   /// How many sessions.
-  public var workouts: Int { sessions.count }
+  public private(set) var workouts = 0
   /// Σ sets of the sessions.
-  public var sets: Int { sessions.reduce(0) { $0 + $1.sets } }
+  public private(set) var sets = 0
   /// Σ volume of the sessions.
-  public var volume: Double { sessions.reduce(0) { $0 + $1.volume } }
+  public private(set) var volume: Double = 0
   /// Σ durations of the sessions that have ended.
-  public var duration: TimeInterval { sessions.reduce(0) { $0 + ($1.duration ?? 0) } }
+  public private(set) var duration: TimeInterval = 0
   /// How many sessions have a duration.
-  public var timedSessions: Int { sessions.count { $0.duration != nil } }
+  public private(set) var timedSessions = 0
+  /// Every known rest before a set, over all sessions.
+  public private(set) var rests: [TimeInterval] = []
   /// ``duration`` over ``timedSessions``; nil without one.
   public var averageDuration: TimeInterval? {
     timedSessions > 0 ? duration / Double(timedSessions) : nil
   }
-  /// Every known rest before a set, over all sessions.
-  public var rests: [TimeInterval] { sessions.flatMap(\.rests) }
   /// The median of ``rests`` (the mean of the middle two for an even count); nil without one.
   public var medianRest: TimeInterval? { Self.median(rests) }
+
+  /// No session.
+  public init() {}
 
   /// The median of `values`; nil when there are none.
   public static func median(_ values: [TimeInterval]) -> TimeInterval? {
@@ -107,6 +113,54 @@ public struct TrainingSummary: Sendable, Hashable {
     self.sessions = sessions
     days = Self.periods(sessions) { CivilDay($0.start, timeZone: $0.timeZone) }
     weeks = Self.periods(sessions) { CivilDay($0.start, timeZone: $0.timeZone).weekStart }
+    for session in sessions {
+      workouts += 1
+      sets += session.sets
+      volume += session.volume
+      if let ended = session.duration {
+        duration += ended
+        timedSessions += 1
+      }
+      rests += session.rests
+    }
+  }
+
+  /// Adds the sessions of `other`, a summary of other workouts over the same range, keeping
+  /// only the newest `limit` sessions in ``sessions`` (all when nil); days, weeks and totals
+  /// count them all.
+  ///
+  /// Summaries of workouts taken one at a time, merged, equal the summary of them all taken
+  /// together, apart from the sessions left out.
+  public mutating func merge(_ other: TrainingSummary, keepingNewest limit: Int? = nil) {
+    sessions += other.sessions
+    sessions.sort { ($0.start, $0.workoutID) < ($1.start, $1.workoutID) }
+    if let limit, sessions.count > limit { sessions.removeFirst(sessions.count - limit) }
+    days = Self.merged(days, other.days)
+    weeks = Self.merged(weeks, other.weeks)
+    workouts += other.workouts
+    sets += other.sets
+    volume += other.volume
+    duration += other.duration
+    timedSessions += other.timedSessions
+    rests += other.rests
+  }
+
+  /// The periods of `a` and `b` added up by day, oldest first.
+  static func merged(_ a: [Period], _ b: [Period]) -> [Period] {
+    guard !b.isEmpty else { return a }
+    var byDay = Dictionary(a.map { ($0.day, $0) }) { first, _ in first }
+    for period in b {
+      guard var sum = byDay[period.day] else {
+        byDay[period.day] = period
+        continue
+      }
+      sum.workouts += period.workouts
+      sum.sets += period.sets
+      sum.volume += period.volume
+      sum.duration += period.duration
+      byDay[period.day] = sum
+    }
+    return byDay.values.sorted { $0.day < $1.day }
   }
 
   /// The sessions grouped by `day`, oldest first.

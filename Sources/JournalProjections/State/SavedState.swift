@@ -38,7 +38,7 @@ package final class SavedState: @unchecked Sendable {
   /// The same files as its parts write them: through the journal's system calls.
   let stateFiles: StateFolder
   private let store: FileEventStore
-  private let upcaster: Upcaster
+  let upcaster: Upcaster
   /// Whether this state may only be read (``open(journal:store:readOnly:)``).
   private var readOnly = false
   /// The head: small, read by every command.
@@ -634,7 +634,7 @@ package final class SavedState: @unchecked Sendable {
     try heldReverts(Self.bucket(of: id)).first { $0.id == id }
   }
 
-  private func heldReverts(_ bucket: String) throws -> [StoredEvent] {
+  func heldReverts(_ bucket: String) throws -> [StoredEvent] {
     let relative = "reverts/" + bucket
     guard let bytes = try files.read(relative) else { return [] }
     guard let body = Self.checked(bytes) else {
@@ -820,7 +820,7 @@ package final class SavedState: @unchecked Sendable {
   }
 
   /// The events held for `stream`, in merge order; none when it has no file.
-  private func streamEvents(_ stream: String) throws -> [StoredEvent] {
+  func streamEvents(_ stream: String) throws -> [StoredEvent] {
     let relative = Self.streamPath(stream)
     guard let bytes = try files.read(relative) else { return [] }
     guard let body = Self.checked(bytes) else {

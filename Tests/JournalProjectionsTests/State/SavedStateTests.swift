@@ -144,6 +144,51 @@ import Darwin
     }
   }
 
+  /// The report's reads gathered workout by workout from the saved state against those of
+  /// the whole history in one piece, over all of it and over a range.
+  static func expectSameReport(
+    _ fixture: Fixture,
+    _ context: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    func gathered(_ journal: Journal, since: Date?) throws -> String {
+      var reads = ReportReads(since: since, until: nil)
+      try journal.forEachSlice { state, events, fresh in
+        reads.add(state: state, events: events, fresh: fresh)
+      }
+      let recent = reads.recent.map { "\($0.session) \($0.rows) \($0.workout.document)" }
+      let labels = reads.labels.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+      return """
+        events \(reads.eventCount)
+        summary \(reads.summary)
+        exercises \(reads.exercises.map { "\($0.progression) \(String(describing: $0.records))" })
+        revisions \(reads.revisions)
+        counts \(reads.revisionCounts.sorted { $0.key.rawValue < $1.key.rawValue })
+        recent \(recent)
+        labels \(labels)
+        """
+    }
+    let full = try fixture.full()
+    let starts = full.state().workouts.values.map(\.document.start).sorted()
+    for since in [nil, starts.dropFirst(starts.count / 2).first] {
+      var scoped = try fixture.scoped(StateScope(splits: false))
+      // A damaged file of the state sends the read to the whole history, and the next one to a
+      // state read again.
+      do {
+        _ = try gathered(scoped, since: since)
+      } catch is ScopeTooNarrow {
+        scoped = try fixture.scoped(StateScope(splits: false))
+      }
+      let part = try gathered(scoped, since: since)
+      let whole = try gathered(full, since: since)
+      #expect(
+        part == whole,
+        "report since \(String(describing: since)): \(context)\n\(firstDifference(Data(part.utf8), Data(whole.utf8)))",
+        sourceLocation: sourceLocation
+      )
+    }
+  }
+
   /// A command a lifter might give next, for a device.
   static func command(_ random: inout SplitMix64, split: String) -> JournalCommand {
     let actuals = SetActuals(
@@ -266,7 +311,10 @@ import Darwin
       ]
       let scope = scopes[Int(fixture.random.next() % UInt64(scopes.count))]
       try Self.expectAgrees(fixture.scoped(scope), fixture.full(), scope, context)
-      if fixture.random.next() % 4 == 0 { try Self.expectSameRecords(fixture, context) }
+      if fixture.random.next() % 4 == 0 {
+        try Self.expectSameRecords(fixture, context)
+        try Self.expectSameReport(fixture, context)
+      }
       // Today's snapshot, read from the workouts the state names for the day.
       let zone = try #require(TimeZone(identifier: ["UTC", "Pacific/Auckland"][step % 2]))
       let moment = Date(timeIntervalSinceNow: Double(fixture.random.next() % 3) * -86_400)
@@ -354,6 +402,7 @@ import Darwin
       try FileManager.default.copyItem(at: from, to: to)
     }
     try Self.expectSameRecords(target, "seed \(seed), every device delivered")
+    try Self.expectSameReport(target, "seed \(seed), every device delivered")
     let full = try target.full()
     for id in full.state().workouts.keys.sorted() {
       let scope = StateScope(workouts: [id])

@@ -1,0 +1,40 @@
+import Foundation
+import JournalCore
+
+extension Journal {
+  /// Hands on the history up to `point` as folded slices, for reads over the whole history
+  /// that hold one slice at a time: `body` gets each slice's state, its events, and how many
+  /// of them no earlier slice had.
+  ///
+  /// A journal opened with a scope (``open(store:scope:newID:readOnly:)``) hands on its saved
+  /// state's streams: the splits' first, then each workout's alone, by start, then the
+  /// reverts that name no event held. A slice's fold equals the whole fold restricted to its
+  /// streams, with the whole history's `now`. Any other journal hands on its whole history
+  /// as one slice.
+  ///
+  /// - Throws: ``ScopeTooNarrow`` when a scoped journal cannot answer (a point in history,
+  ///   or a damaged state): start again on a journal opened with ``StateScope/all``, with
+  ///   what `body` gathered dropped. What `body` throws.
+  package func forEachSlice(
+    upTo point: Replayer.Point? = nil,
+    _ body: (_ state: JournalState, _ events: [FoldEvent], _ fresh: Int) throws -> Void
+  ) throws {
+    guard let scoped = store as? ScopedEventStore else {
+      let events = Array(Replayer.prefix(history, upTo: point))
+      try body(state(upTo: point), events, events.count)
+      return
+    }
+    guard point == nil else { throw ScopeTooNarrow() }
+    let now = wholeHistoryNow
+    do {
+      try scoped.state.forEachSlice { events, fresh in
+        var state = Replayer.fold(events)
+        if let now, state.now.map({ now > $0 }) ?? true { state.now = now }
+        try body(state, events, fresh)
+      }
+    } catch is SavedState.Untrusted {
+      scoped.state.distrust()
+      throw ScopeTooNarrow()
+    }
+  }
+}
