@@ -156,9 +156,10 @@ public struct EventID: Sendable, Hashable, CustomStringConvertible {
     return EventID(ulid, part: number)
   }
 
-  /// A strict total order of ids that agrees with `==`: ids held as values first, by ULID
-  /// then part, then ids spelled otherwise, by their text. For searching sorted ids; it is
-  /// not the merge order.
+  /// Whether this id sorts before `other` in a strict total order that agrees with `==`.
+  ///
+  /// Ids held as values come first, by ULID then part, then ids spelled otherwise, by their
+  /// text. For searching sorted ids; it is not the merge order.
   func sortsBefore(_ other: EventID) -> Bool {
     switch (form, other.form) {
     case (.value(let a, let partA), .value(let b, let partB)): (a, partA) < (b, partB)

@@ -70,7 +70,6 @@ import Testing
     #expect(EventID(ulid, part: huge).description == "\(Self.ulid)#\(huge)")
   }
 
-  /// A part's id is `<id>#<n>`, whether the id is held as a value or as text.
   /// The order the cancelled set is searched by is strict and total, and agrees with
   /// equality: of two ids, exactly one sorts first unless they are equal.
   @Test func sortsInAStrictTotalOrder() {
@@ -86,6 +85,7 @@ import Testing
     }
   }
 
+  /// A part's id is `<id>#<n>`, whether the id is held as a value or as text.
   @Test(arguments: samples) func namesAPart(_ text: String) {
     for number in [2, 3, 12, Int(UInt32.max), Int(UInt32.max) + 1] {
       let part = EventID(text).part(number)
