@@ -148,9 +148,8 @@ extension JournalEvent {
   /// What the fold of this event reads and changes.
   ///
   /// The one rule that routes an event in ``JournalState/apply(_:)``. Events of different
-  /// workouts, and split events, never touch each other's state, which lets undo check a
-  /// revert by folding only the workouts it changes, and the saved state re-fold only the
-  /// streams a late event touches.
+  /// workouts, and split events, never touch each other's state, which lets a long history
+  /// be folded in parts at once (``Replayer/fold(_:upTo:startingFrom:observe:)``).
   public var foldTarget: FoldTarget {
     switch self {
     case .splitCreated, .splitUpdated, .splitsReordered, .splitDeleted, .exerciseAdded,

@@ -18,8 +18,11 @@ public struct FoldEvent: Sendable, Hashable {
   /// command appended several: undo cancels them together.
   public var action: String?
   public var event: JournalEvent
-  // The small member comes after `event`, in the bytes its enum leaves at its end: declared
-  // anywhere else it would take a word of its own.
+  // The small members come after `event`, in the bytes its enum leaves at its end: declared
+  // anywhere else they would take a word of their own.
+  /// The last byte of ``streamID`` (0 when it is empty), kept so that a fold in parts picks
+  /// a workout's part without reading the id's storage (``Replayer/Fold``).
+  private(set) var streamTail: UInt8
   /// The hybrid clock's logical counter.
   public var counter: UInt32
 
@@ -44,9 +47,16 @@ public struct FoldEvent: Sendable, Hashable {
   /// The id after the stream's prefix: `workout:01J…` → `01J…`.
   ///
   /// Kept with the event, as ``storedID`` is; a run of events of one stream shares one copy.
-  public private(set) var streamID: String
+  public private(set) var streamID: String { didSet { streamTail = Self.lastByte(of: streamID) } }
 
   static func streamID(of stream: String) -> String { stream.split(atASCII: ":")?.after ?? stream }
+
+  /// The last byte of `text`'s UTF-8, 0 when it is empty: read in place (the collection's
+  /// `last` walks `String.UTF8View`'s indices, about 80 instructions an event).
+  static func lastByte(of text: String) -> UInt8 {
+    let last = text.utf8.withContiguousStorageIfAvailable { $0.last ?? 0 }
+    return last ?? text.utf8.last ?? 0
+  }
 
   /// An event's place in the journal's merge order: (`ms`, `lc`, device, sequence).
   public struct MergeKey: Sendable, Hashable, Codable, Comparable {
@@ -125,6 +135,7 @@ extension FoldEvent {
       at: at ?? Date(milliseconds: milliseconds),
       action: action,
       event: event,
+      streamTail: Self.lastByte(of: streamID),
       counter: counter,
       streamID: streamID
     )

@@ -166,7 +166,9 @@ public enum Replayer {
   ///     after it; `history`, `blame` and `diff` watch the fold here instead of
   ///     repeating its rules.
   /// - Returns: the folded state.
-  /// - Complexity: O(n) in the number of events.
+  /// - Complexity: O(n) in the number of events. A history of ``partsMinimum`` events or
+  ///   more, folded from an empty state with no observer, is folded in parts on every core
+  ///   (`Replayer+Parts.swift`): the same state, in less time.
   public static func fold(
     _ history: [FoldEvent],
     upTo point: Point? = nil,
@@ -176,6 +178,9 @@ public enum Replayer {
     let events = prefix(history, upTo: point)
     // Read in place: iterating the slice would copy every event.
     var state = events.withUnsafeBufferPointer { events in
+      if observe == nil, initial.isEmpty, events.count >= Self.partsMinimum, Self.parts > 1 {
+        return foldInParts(events, parts: Self.parts)
+      }
       var fold = Fold(reverts: events, startingFrom: initial)
       // Mutable only to be borrowed in place (`Fold.apply(inPlace:)`): nothing writes to it.
       let inPlace = UnsafeMutableBufferPointer(mutating: events)

@@ -52,6 +52,28 @@ import Testing
     #expect(e.storedID == "01HQ7Z4X8K9M2N3P4Q5R6S7T8V")
   }
 
+  /// The stream id's last byte, which spreads workouts among a fold's parts, follows a
+  /// stream set later.
+  @Test func keepsTheStreamIDsLastByte() {
+    var e = Self.event(id: "01HQ7Z4X8K9M2N3P4Q5R6S7T8V", stream: "workout:w")
+    #expect(e.streamTail == UInt8(ascii: "w"))
+    e.stream = "workout:01HQ7Z4X8K9M2N3P4Q5R6S7T8Q"
+    #expect(e.streamTail == UInt8(ascii: "Q"))
+    e.stream = "workout:"
+    #expect(e.streamID.isEmpty && e.streamTail == 0)
+  }
+
+  /// The stream id's last byte is read in place: the same as the UTF-8 view's last, for
+  /// every sample stream (inline and heap strings, non-ASCII, empty) and one from Foundation.
+  @Test(arguments: samples) func readsTheStreamIDsLastByteInPlace(_ text: String) {
+    for stream in [text, "workout:" + text, String(text.reversed())] {
+      let e = Self.event(id: "01HQ7Z4X8K9M2N3P4Q5R6S7T8V", stream: stream)
+      #expect(e.streamTail == (Self.referenceStreamID(stream).utf8.last ?? 0))
+    }
+    let bridged = NSString(string: "workout:01HQ7Z4X8K9M2N3P4Q5R6S7T8é") as String
+    #expect(FoldEvent.lastByte(of: bridged) == bridged.utf8.last)
+  }
+
   /// A fold event takes at most 176 bytes.
   ///
   /// The history holds one per event, so its size is the history's memory: the stored id
