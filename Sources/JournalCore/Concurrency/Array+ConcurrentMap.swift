@@ -3,15 +3,10 @@ import Dispatch
 extension Array where Element: Sendable {
   /// `map(transform)`, run in chunks on every core: the same elements, in the same order.
   ///
-  /// The package's one way onto several cores, kept where a budget of docs/Performance.md
-  /// needs it (the replay's decoding, B3; `verify`, B7); `map` is its reference, which a
-  /// test compares it with. Each chunk initializes its own part of the result, so nothing is
-  /// copied afterwards. Arrays of at most one chunk are mapped here, on the caller's thread.
-  ///
-  /// - Parameters:
-  ///   - chunkSize: how many elements one task maps.
-  ///   - transform: maps one element; called from several threads at once.
-  /// - Returns: the mapped elements, in order.
+  /// Kept where a budget of docs/Performance.md needs it (the replay's reading and
+  /// decoding, B3; `verify`, B7); `map` is its reference, which a test compares it with.
+  /// Each chunk initializes its own part of the result, so nothing is copied afterwards.
+  /// Arrays of at most one chunk are mapped here, on the caller's thread.
   package func concurrentMap<T>(
     chunkSize: Int = 2_048,
     _ transform: @Sendable (Element) -> T
