@@ -65,10 +65,14 @@ enum RunCommands {
       workoutID: workoutID,
       stampsActionTimes: invocation.environment["WORKOUT_NOW"] != nil
     )
-    var flow = RunFlow(workout: try runner.workout(), settings: settings)
-    // The command's clock moves on from the time it read once, by the time that passes.
+    let workout = try runner.workout()
+    var flow = RunFlow(workout: workout, settings: settings)
+    // The command's clock moves on from the time it read once, by the time that passes; for
+    // a workout it has just started, from that start, which the records' clock stamps a
+    // little later: a set started at once is not refused as starting before its workout.
+    let origin = max(session.now, workout.document.start)
     let began = ContinuousClock.now
-    let now = { session.now + (ContinuousClock.now - began).timeInterval }
+    let now = { origin + (ContinuousClock.now - began).timeInterval }
     let terminal = try Terminal()
     defer { terminal.restore() }
     let color = invocation.console.usesColor

@@ -87,6 +87,19 @@ struct RunFlow {
   private(set) var bells = 0
   /// The last whole second of a rest or timed set a bell was rung for.
   private var rungAt: Date?
+  /// Where each of the flow's own actions was taken from, the latest last: undo goes back.
+  private var returnPoints: [ReturnPoint] = []
+
+  /// The page an action was taken from, and what the action changed.
+  private struct ReturnPoint {
+    var page: Page
+    var current: String?
+    var cursor: Int
+    var draft: SetEntry
+    /// The exercises whose logs the action changed: an undo that changes others took back
+    /// something else (an action of another session of the device).
+    var changed: Set<String>
+  }
 
   /// A flow on `workout`, on its list, the cursor on the next open exercise.
   init(workout: WorkoutState, settings: Settings) {
@@ -234,8 +247,7 @@ struct RunFlow {
         let done = log.setEntries?.count ?? 0
         flow.say("set \(done) of '\(log.exerciseName)' recorded")
         if done >= log.sets {
-          let countdown = flow.settings.finishCountdown
-          flow.page = .finish(doneAt: countdown > 0 ? now + TimeInterval(countdown) : nil)
+          flow.page = flow.finishPage(at: now)
         } else {
           flow.page = .rest(until: now + TimeInterval(flow.restSeconds), then: .nextSet)
         }
@@ -310,22 +322,54 @@ struct RunFlow {
     try act(.resetLog(workout: workout.document.id, exercise: log.id), at: now, journal) {
       $0.say("reset '\(log.exerciseName)': undo brings its sets back")
       if case .list = $0.page { return }
-      $0.begin(log, at: now)
+      $0.begin($0.workout.log(log.id) ?? log, at: now)
     }
   }
 
+  /// Undoes this device's last action in the workout, and goes back to its page.
+  ///
+  /// The page is the one the action was taken from: a set undone is on its work page again,
+  /// with its start. An action the flow did not take here (one of an earlier session, or
+  /// typed) leaves the flow on the list, on the exercise the undo changed.
   private mutating func undo(at now: Date, journal: some RunJournal) throws {
     guard page != .left else { return }
+    let before = workout
     do {
       workout = try journal.undo(at: now)
-      say("undone")
-      // Where the flow was may no longer be: back to the list, on the exercise it was on.
-      page = allResolved ? .complete : .list
-      correction = nil
-      if let current, let index = logs.firstIndex(where: { $0.id == current }) { cursor = index }
     } catch let error as CommandError {
       say(error.message, error: true)
+      return
     }
+    say("undone")
+    correction = nil
+    let changed = Self.changedLogs(from: before, to: workout)
+    if let point = returnPoints.popLast(), point.changed == changed {
+      current = point.current
+      cursor = point.cursor
+      draft = point.draft
+      switch point.page {
+      // The timers of a lead-in and of Finish start again: they would otherwise end at once.
+      case .ready:
+        page = .ready(until: now + TimeInterval(settings.leadIn))
+      case .finish:
+        page = finishPage(at: now)
+      default:
+        page = point.page
+      }
+      return
+    }
+    returnPoints.removeAll()
+    page = allResolved ? .complete : .list
+    let exercise = changed.count == 1 ? changed.first : current
+    if let exercise, let index = logs.firstIndex(where: { $0.id == exercise }) { cursor = index }
+  }
+
+  /// The ids of the logs that differ between two states of the workout.
+  private static func changedLogs(from before: WorkoutState, to after: WorkoutState) -> Set<String>
+  {
+    let old = Dictionary(before.document.logs.map { ($0.id, $0) }) { first, _ in first }
+    let new = Dictionary(after.document.logs.map { ($0.id, $0) }) { first, _ in first }
+    return Set(old.keys).union(new.keys).filter { old[$0] != new[$0] }
   }
 
   private mutating func applyCorrection(at now: Date, journal: some RunJournal) throws {
@@ -406,14 +450,26 @@ struct RunFlow {
     cursor = (cursor + step + logs.count) % logs.count
   }
 
-  /// Starts work on `log`: the lead-in, with a fresh draft from its plan.
+  /// Starts work on `log` where it stands: the lead-in before its next set, with a fresh
+  /// draft from its plan; or Finish when every planned set is done (an exercise taken up
+  /// again after its last set, as a workout resumed after a crash on its Finish page).
   private mutating func begin(_ log: WorkoutLogDocument, at now: Date) {
     current = log.id
     cursor = logs.firstIndex { $0.id == log.id } ?? cursor
     draft = log.planEntry(at: .distantPast)
     correction = nil
+    if (log.setEntries?.count ?? 0) >= log.sets {
+      page = finishPage(at: now)
+      return
+    }
     page =
       settings.leadIn > 0 ? .ready(until: now + TimeInterval(settings.leadIn)) : .work(since: now)
+  }
+
+  /// The Finish page reached at `now`, Done coming by itself after the countdown.
+  private func finishPage(at now: Date) -> Page {
+    let countdown = settings.finishCountdown
+    return .finish(doneAt: countdown > 0 ? now + TimeInterval(countdown) : nil)
   }
 
   private mutating func afterRest(_ then: AfterRest, at time: Date) {
@@ -458,12 +514,22 @@ struct RunFlow {
     _ journal: some RunJournal,
     then: (inout RunFlow) -> Void
   ) throws {
+    let before = workout
     do {
       workout = try journal.execute(command, at: now)
     } catch let error as CommandError {
       say(error.message + (error.hint.map { " (\($0))" } ?? ""), error: true)
       return
     }
+    returnPoints.append(
+      ReturnPoint(
+        page: page,
+        current: current,
+        cursor: cursor,
+        draft: draft,
+        changed: Self.changedLogs(from: before, to: workout)
+      )
+    )
     then(&self)
   }
 

@@ -45,6 +45,13 @@ public struct TrainingSummary: Sendable, Hashable {
     public var volume: Double
     /// Σ ``Session/duration`` of the sessions that have ended.
     public var duration: TimeInterval
+
+    mutating func add(_ other: Period) {
+      workouts += other.workouts
+      sets += other.sets
+      volume += other.volume
+      duration += other.duration
+    }
   }
 
   /// The sessions, oldest first (by start, then id).
@@ -135,8 +142,8 @@ public struct TrainingSummary: Sendable, Hashable {
     sessions += other.sessions
     sessions.sort { ($0.start, $0.workoutID) < ($1.start, $1.workoutID) }
     if let limit, sessions.count > limit { sessions.removeFirst(sessions.count - limit) }
-    days = Self.merged(days, other.days)
-    weeks = Self.merged(weeks, other.weeks)
+    Self.merge(other.days, into: &days)
+    Self.merge(other.weeks, into: &weeks)
     workouts += other.workouts
     sets += other.sets
     volume += other.volume
@@ -145,22 +152,20 @@ public struct TrainingSummary: Sendable, Hashable {
     rests += other.rests
   }
 
-  /// The periods of `a` and `b` added up by day, oldest first.
-  static func merged(_ a: [Period], _ b: [Period]) -> [Period] {
-    guard !b.isEmpty else { return a }
-    var byDay = Dictionary(a.map { ($0.day, $0) }) { first, _ in first }
+  /// Adds the periods of `b` to those of `merged`, each oldest first, by day.
+  ///
+  /// - Complexity: O(1) a period of `b` that falls at or near the end of `merged`, as each
+  ///   workout's does when workouts are merged in the order they started.
+  static func merge(_ b: [Period], into merged: inout [Period]) {
     for period in b {
-      guard var sum = byDay[period.day] else {
-        byDay[period.day] = period
-        continue
+      var index = merged.endIndex
+      while index > 0, period.day < merged[index - 1].day { index -= 1 }
+      if index > 0, merged[index - 1].day == period.day {
+        merged[index - 1].add(period)
+      } else {
+        merged.insert(period, at: index)
       }
-      sum.workouts += period.workouts
-      sum.sets += period.sets
-      sum.volume += period.volume
-      sum.duration += period.duration
-      byDay[period.day] = sum
     }
-    return byDay.values.sorted { $0.day < $1.day }
   }
 
   /// The sessions grouped by `day`, oldest first.

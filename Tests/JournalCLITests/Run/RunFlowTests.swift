@@ -275,16 +275,108 @@ extension RunFlowTests {
     }
   }
 
-  @Test func undoTakesBackTheLastSet() throws {
-    var f = try Fixture()
+  @Test func undoTakesBackTheLastSetAndReturnsToItsWorkPage() throws {
+    var f = try Fixture(leadIn: 0)
     try f.press(.enter)
-    try f.press(.enter)
+    let began = f.now
+    try f.press("+", after: 10)
     try f.press(.enter, after: 30)
     #expect(try f.log("Bench").setEntries?.count == 1)
-    try f.press("u")
+    try f.press("u", after: 5)
     #expect(try f.log("Bench").setEntries ?? [] == [])
-    #expect(f.flow.page == .list)
     #expect(f.stored.last?.type == JournalEvent.TypeName.eventsReverted)
+    // The set is to do again: its work page, with its start and the values changed on it.
+    #expect(f.flow.page == .work(since: began))
+    #expect(f.flow.draft.reps == 6)
+    try f.press(.enter, after: 20)
+    let set = try #require(f.flow.workout.provenance[try f.log("Bench").id]?.last)
+    #expect(set.startedAt == began)
+    #expect(try f.log("Bench").setEntries?.map(\.reps) == [6])
+  }
+
+  @Test func undoOnFinishReturnsToTheLastSet() throws {
+    var f = try Fixture(finishCountdown: 5, leadIn: 0)
+    try f.press(.enter)
+    try f.press(.enter, after: 30)
+    f.wait(60)
+    guard case .work(let began) = f.flow.page else {
+      Issue.record("expected the second set's work, got \(f.flow.page)")
+      return
+    }
+    try f.press(.enter, after: 30)
+    guard case .finish = f.flow.page else {
+      Issue.record("expected Finish, got \(f.flow.page)")
+      return
+    }
+    try f.press("u")
+    #expect(f.flow.page == .work(since: began))
+    #expect(f.flow.currentLog?.exerciseName == "Bench")
+    #expect(try f.log("Bench").setEntries?.count == 1)
+    // The timer of the page left is gone: nothing completes by itself.
+    let before = f.stored.count
+    f.wait(30)
+    #expect(f.stored.count == before)
+  }
+
+  @Test func undoingOneMoreOrDoneReturnsToFinish() throws {
+    var f = try Fixture(flowMode: true, finishCountdown: 5, leadIn: 0)
+    try f.press(.enter)
+    try f.press(.enter, after: 30)
+    f.wait(60)
+    try f.press(.enter, after: 30)
+    try f.press("m")
+    #expect(try f.log("Bench").sets == 3)
+    try f.press("u")
+    #expect(try f.log("Bench").sets == 2)
+    // Finish again, its countdown started over.
+    #expect(f.flow.page == .finish(doneAt: f.now + 5))
+    try f.press("d")
+    guard case .rest(_, then: .nextExercise) = f.flow.page else {
+      Issue.record("expected the rest before Plank, got \(f.flow.page)")
+      return
+    }
+    try f.press("u")
+    #expect(try f.log("Bench").status == .inProgress)
+    #expect(f.flow.page == .finish(doneAt: f.now + 5))
+    #expect(f.flow.currentLog?.exerciseName == "Bench")
+    // Undoing twice goes two actions back: the One More was undone, so the last set.
+    try f.press("u")
+    guard case .work = f.flow.page else {
+      Issue.record("expected the last set's work, got \(f.flow.page)")
+      return
+    }
+    #expect(try f.log("Bench").setEntries?.count == 1)
+  }
+
+  @Test func undoingAnActionTakenElsewhereShowsTheListOnItsExercise() throws {
+    let f = try Fixture()
+    // A set typed on the same device before the flow began ('journal done Plank').
+    _ = try f.runner.execute(
+      .completeSet(workout: nil, exercise: "Plank", SetActuals(), keepOpen: true),
+      at: f.now
+    )
+    var flow = RunFlow(workout: try f.runner.workout(), settings: f.flow.settings)
+    try flow.handle(.enter, at: f.now + 1, journal: f.runner)
+    try flow.handle(.character("u"), at: f.now + 2, journal: f.runner)
+    #expect(try f.runner.workout().log(try f.log("Plank").id)?.setEntries ?? [] == [])
+    #expect(flow.page == .list && flow.cursor == 1)
+  }
+
+  @Test func anExerciseTakenUpAfterItsLastSetIsOnFinish() throws {
+    let f = try Fixture()
+    // As after a crash on Finish: every planned set recorded, the exercise still open.
+    for _ in 0..<2 {
+      _ = try f.runner.execute(
+        .completeSet(workout: nil, exercise: "Bench", SetActuals(), keepOpen: true),
+        at: f.now
+      )
+    }
+    var flow = RunFlow(workout: try f.runner.workout(), settings: f.flow.settings)
+    #expect(flow.cursor == 0)
+    try flow.handle(.enter, at: f.now + 1, journal: f.runner)
+    #expect(flow.page == .finish(doneAt: f.now + 11))
+    try flow.handle(.enter, at: f.now + 2, journal: f.runner)
+    #expect(flow.workout.log(try f.log("Bench").id)?.status == .completed)
   }
 
   @Test func resetStartsTheExerciseOver() throws {

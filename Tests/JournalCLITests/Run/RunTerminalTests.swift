@@ -2,6 +2,12 @@ import Foundation
 import JournalTestSupport
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// `journal run` as a person meets it: the built binary in a real terminal (a tmux pane of
 /// 80×24), keys sent, the pane read, the journal read back; and without a terminal.
 @Suite(.serialized) struct RunTerminalTests {
@@ -39,11 +45,11 @@ import Testing
     )
   }
 
-  /// A journal with "Push": Bench 2×5 @ 60 and Plank 1×2 s, a rest of 1 s.
-  static func makePush() throws -> URL {
+  /// A journal with "Push": Bench 2×5 @ 60 and Plank 1×2 s, a rest of `rest` seconds.
+  static func makePush(rest: Int = 1) throws -> URL {
     let journal = try makeTemporaryDirectory("run").appendingPathComponent("Journal")
     for arguments in [
-      ["init"], ["split", "add", "Push", "--rest", "1"],
+      ["init"], ["split", "add", "Push", "--rest", "\(rest)"],
       ["exercise", "add", "Push", "Bench", "--sets", "2", "--reps", "5", "--weight", "60"],
       ["exercise", "add", "Push", "Plank", "--sets", "1", "--seconds", "2"],
     ] {
@@ -124,10 +130,10 @@ extension RunTerminalTests {
     try tmux.send("Enter")
     try tmux.waitFor("WORKOUT DONE")
     try tmux.send("Enter")
-    let after = try tmux.waitFor("icanon")
+    let after = try tmux.waitFor("TERMINAL:")
     #expect(after.contains("EXIT:0"), "\(after)")
-    // The terminal is back in its own mode: canonical input again.
-    #expect(!after.contains("-icanon"), "\(after)")
+    // The terminal is back in its own mode: every setting as it was before.
+    #expect(after.contains("TERMINAL:RESTORED"), "\(after)")
 
     let typed = try Self.makePush()
     for arguments in [
@@ -136,6 +142,9 @@ extension RunTerminalTests {
       let result = try Self.run(arguments, journal: typed)
       #expect(result.status == 0, "\(arguments): \(result.err)")
     }
+    let documents = try Self.documentsWithoutTimes(journal)
+    #expect(documents.map { $0.prefix(9) } == ["Splits: {", "Workouts:"])
+    #expect(try documents == Self.documentsWithoutTimes(typed))
     #expect(try Self.exportWithoutTimes(journal) == Self.exportWithoutTimes(typed))
     let status = try Self.run(["status"], journal: journal)
     #expect(status.out.contains("completed") && status.out.contains("work "), "\(status.out)")
@@ -159,16 +168,18 @@ extension RunTerminalTests {
     try tmux.send("Enter")
     try tmux.waitFor("set 1 of 'Bench' recorded")
     try tmux.send("C-c")
-    let after = try tmux.waitFor("icanon")
+    let after = try tmux.waitFor("TERMINAL:")
     #expect(after.contains("EXIT:130"), "\(after)")
-    #expect(!after.contains("-icanon"), "\(after)")
+    #expect(after.contains("TERMINAL:RESTORED"), "\(after)")
+    #expect(try !tmux.showsAlternateScreen())
     let status = try Self.run(["status"], journal: journal)
     #expect(status.out.contains("1/2"), "\(status.out)")
   }
 }
 
-/// A private tmux server running one `journal` command in an 80×24 pane, then the command's
-/// exit status and whether the terminal is canonical again.
+/// A private tmux server running one `journal` command in an 80×24 pane, then printing the
+/// command's exit status (`EXIT:status`) and whether the terminal's settings are those it had
+/// before the command (`TERMINAL:RESTORED`, else `TERMINAL:CHANGED`).
 ///
 /// Every tmux client runs from one bash the test keeps open and talks to through pipes: a
 /// client started as a process of its own here did not reach the server another had started.
@@ -189,6 +200,10 @@ final class Tmux {
   private let output = Pipe()
   private var pending = Data()
   private let tmux = "tmux -L journal-run-\(UUID().uuidString.prefix(8)) -f /dev/null"
+  /// Where the command's process id is written.
+  private let pidFile: URL
+  /// The pane's shell, leader of the process group the command runs in.
+  private var panePID: Int32?
 
   init(command: String, environment: [String: String]) throws {
     shell.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -197,14 +212,42 @@ final class Tmux {
     shell.standardError = output
     try shell.run()
     let binary = try journalBinary().path
+    let folder = try makeTemporaryDirectory("tmux")
+    pidFile = folder.appendingPathComponent("pid")
     let variables = environment.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }
-    // The shell survives the interrupt it passes on (`trap :`), to print the exit status.
+    // The shell survives the interrupt it passes on (`trap :`), to print the exit status; a
+    // crash signal leaves no core file (`ulimit -c 0`). The command runs in a shell that
+    // writes its process id and becomes the command (`exec`), so that `kill` reaches it.
     let script =
-      "trap : INT; env \(variables.joined(separator: " ")) '\(binary)' \(command); echo EXIT:\\$?; "
-      + "stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon; sleep 3"
+      "trap : INT; ulimit -c 0; tty=\\$(stty -g); "
+      + "sh -c 'echo \\$\\$ > \(pidFile.path); exec \\\"\\$@\\\"' sh "
+      + "env \(variables.joined(separator: " ")) '\(binary)' \(command); echo EXIT:\\$?; "
+      + "if [ \\\"\\$(stty -g)\\\" = \\\"\\$tty\\\" ]; then echo TERMINAL:RESTORED; "
+      + "else echo TERMINAL:CHANGED; fi; sleep 3"
     // The pane stays three seconds once the command is over, to be read.
-    let started = try run("\(tmux) new-session -d -s run -x 80 -y 24 \"\(script)\"; echo status:$?")
+    let started = try run(
+      "\(tmux) new-session -d -s run -x 80 -y 24 -c '\(folder.path)' \"\(script)\"; echo status:$?"
+    )
     guard started.contains("status:0") else { throw TmuxFailure(output: started) }
+    panePID = Int32(
+      try run("\(tmux) display-message -p -t run '#{pane_pid}'")
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+    )
+  }
+
+  /// Sends `signal` (a name: `KILL`, `TERM`, `SEGV`…) to the command, as `kill` does.
+  func kill(_ signal: String) throws {
+    let pid = try String(contentsOf: pidFile, encoding: .utf8)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    guard Int32(pid) != nil else { throw TmuxFailure(output: "no process id in \(pidFile.path)") }
+    let result = try run("kill -\(signal) \(pid); echo status:$?")
+    guard result.contains("status:0") else { throw TmuxFailure(output: result) }
+  }
+
+  /// Whether the pane shows its alternate screen.
+  func showsAlternateScreen() throws -> Bool {
+    try run("\(tmux) display-message -p -t run '#{alternate_on}'")
+      .trimmingCharacters(in: .whitespacesAndNewlines) == "1"
   }
 
   /// Sends one key (tmux's names: `Enter`, `C-c`, or a character).
@@ -226,9 +269,12 @@ final class Tmux {
   func waitFor(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
     let deadline = Date() + 30
     var screen = ""
-    while Date() < deadline {
+    // The pane is read once more after the deadline: a test held up past it by a busy
+    // machine does not fail on a screen it did not look at.
+    while true {
       screen = try capture()
       if screen.contains(text) { return screen }
+      if Date() >= deadline { break }
       Thread.sleep(forTimeInterval: 0.05)
     }
     Issue.record("the pane never showed '\(text)':\n\(screen)", sourceLocation: sourceLocation)
@@ -236,6 +282,10 @@ final class Tmux {
   }
 
   func close() {
+    // The pane's processes are killed first: started from here they outlive `kill-server`
+    // (its pane's `sleep` ran to its end), and while one lives the shell is not seen to
+    // exit, so a hung command would hang the test.
+    if let group = panePID { _ = killProcessGroup(group) }
     _ = try? run("\(tmux) kill-server")
     try? input.fileHandleForWriting.close()
     shell.waitUntilExit()
@@ -259,6 +309,17 @@ final class Tmux {
     pending.removeSubrange(..<range.upperBound)
     return text
   }
+}
+
+/// Sends SIGKILL to every process of the group `leader` leads.
+private func killProcessGroup(_ leader: Int32) -> Int32 {
+  #if canImport(Glibc)
+  Glibc.kill(-leader, SIGKILL)
+  #elseif canImport(Darwin)
+  Darwin.kill(-leader, SIGKILL)
+  #else
+  -1
+  #endif
 }
 
 /// tmux failed: missing, or its server gone.
