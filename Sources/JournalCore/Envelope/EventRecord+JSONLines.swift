@@ -299,7 +299,7 @@ extension EventRecord {
       parser.skip(#","stream":"#),
       let stream = try? parseText(&parser, line: line, cache: &strings.stream), !stream.isEmpty,
       parser.skip(#","type":"#),
-      let type = try? parseType(&parser, line: line, recent: &strings.types), !type.isEmpty,
+      let type = try? parseText(&parser, line: line, cache: &strings.type), !type.isEmpty,
       parser.skip(#","v":"#),
       let version = parser.parsePlainInteger().flatMap({ Int(exactly: $0) }), version >= 1,
       parser.skip(#","data":"#),
@@ -414,7 +414,7 @@ extension EventRecord {
         else { throw RecordFailure(cause: "'stream' is not a non-empty string") }
         stream = text
       case .type:
-        guard let text = try parseType(&parser, line: line, recent: &strings.types), !text.isEmpty
+        guard let text = try parseText(&parser, line: line, cache: &strings.type), !text.isEmpty
         else { throw RecordFailure(cause: "'type' is not a non-empty string") }
         type = text
       case .seq:
@@ -539,7 +539,7 @@ private enum EnvelopeKey: Int, CustomStringConvertible {
 struct RecordStrings {
   var device = ""
   var stream = ""
-  var types = RecentTypes()
+  var type = ""
   /// The last device name found valid.
   var checkedDevice: String?
   /// The payload check's buffer of key offsets (``JSONParser/keyRanges``), kept from line to
@@ -594,21 +594,6 @@ private func parseText(
   let text = String(decoding: bytes, as: UTF8.self)
   cache = text
   return text
-}
-
-/// A type value, or nil when the value is not a string: one of `recent` when a plain string
-/// of its bytes.
-private func parseType(
-  _ parser: inout JSONParser,
-  line: UnsafeRawBufferPointer,
-  recent: inout RecentTypes
-) throws -> String? {
-  if let (type, next) = recent.spelled(in: line, at: parser.index) {
-    parser.index = next
-    return type
-  }
-  guard let range = parser.parsePlainString() else { return try parser.parseValue().stringValue }
-  return recent.type(UnsafeRawBufferPointer(rebasing: line[range]))
 }
 
 /// Eight lowercase hex digits.

@@ -1,8 +1,7 @@
 /// MurmurHash3's 64-bit finalizer (`fmix64`): every bit of a word reaches every bit of the
 /// result, in five cheap steps.
 ///
-/// Not a hash of bytes: it spreads one word's bits, for the history digest's lanes and the
-/// slots of ``ULIDTable``.
+/// Not a hash of bytes: it spreads one word's bits, for the history digest's lanes.
 public enum Murmur3 {
   /// `fmix64(value)`.
   @inlinable

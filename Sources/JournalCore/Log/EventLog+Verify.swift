@@ -29,7 +29,6 @@ extension EventLog {
   public func verify() throws -> VerificationReport {
     var verifier = Verifier(log: self)
     try verifier.run()
-    verifier.placeRepeatedIDs()
     return verifier.report
   }
 }
@@ -38,16 +37,8 @@ extension EventLog {
 private struct Verifier {
   let log: EventLog
   var report = VerificationReport(problems: [], notes: [], recordCount: 0, deviceCount: 0)
-  /// Every id met so far (a `Dictionary` of a million ids, hashing each with SipHash and
-  /// growing by rehashing them all, took an eighth of the processor time at 1M records).
-  var seenIDs = ULIDTable(expected: 1 << 12)
-  /// Every record's id in the order met and its line, with the ordinal at which each
-  /// segment's records start: where a repeated id was first is looked up only at the end.
-  var idsInOrder: [ULID] = []
-  var linesInOrder: [Int32] = []
-  var segmentStarts: [(file: String, ordinal: Int)] = []
-  /// Repeated ids, with the index of the problem that will name their first place.
-  var repeats: [(problem: Int, id: ULID)] = []
+  /// Where each id was met first.
+  var firstPlaces: [ULID: RecordLocation] = [:]
 
   // What the next record of the current device must continue from; nil after a bad line.
   var expected: (sequence: UInt64, hash: SHA256Digest, time: HybridTime?)?
@@ -189,7 +180,6 @@ private struct Verifier {
     isLast: Bool
   ) {
     let lines = bytes.withUnsafeBytes { segmentLines($0) }
-    segmentStarts.append((file, idsInOrder.count))
     if lines.isEmpty && !isLast { problem(file, nil, "empty sealed segment") }
     let tail = isLast ? bytes.withUnsafeBytes { findTail($0, lines: lines, file: file) } : nil
     let whole = Array(lines.prefix(tail?.firstTornLine ?? lines.count))
@@ -262,37 +252,12 @@ private struct Verifier {
         problem(file, line, "clock goes backwards: \(record.time) is not after \(time)")
       }
     }
-    if !seenIDs.insert(record.id) {
-      // Worded in ``placeRepeatedIDs()``, once the first place is known.
-      repeats.append((report.problems.count, record.id))
-      problem(file, line, "duplicate event id '\(record.id)'")
+    if let first = firstPlaces[record.id] {
+      problem(file, line, "duplicate event id '\(record.id)' (first at \(first))")
+    } else {
+      firstPlaces[record.id] = record.location
     }
-    idsInOrder.append(record.id)
-    linesInOrder.append(Int32(truncatingIfNeeded: line))
     expected = (record.sequence, record.hash ?? .zero, record.time)
-  }
-
-  /// Names, in the problem of each repeated id, the place where the id was first met.
-  mutating func placeRepeatedIDs() {
-    guard !repeats.isEmpty else { return }
-    let wanted = ULIDTable(repeats.map(\.id))
-    var firstPlace: [ULID: RecordLocation] = [:]
-    var segment = 0
-    for (ordinal, id) in idsInOrder.enumerated() where wanted.contains(id) {
-      guard firstPlace[id] == nil else { continue }
-      while segment + 1 < segmentStarts.count && segmentStarts[segment + 1].ordinal <= ordinal {
-        segment += 1
-      }
-      firstPlace[id] = RecordLocation(
-        file: segmentStarts[segment].file,
-        line: Int(linesInOrder[ordinal])
-      )
-      if firstPlace.count == wanted.count { break }
-    }
-    for (index, id) in repeats {
-      guard let first = firstPlace[id] else { continue }
-      report.problems[index].cause += " (first at \(first))"
-    }
   }
 
   private mutating func note(_ file: String, _ cause: String) {

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Every device's records in the journal's one merge order, handed on a batch at a time.
@@ -81,9 +80,8 @@ public struct MergedRecords: Sendable {
   /// The ids that occur more than once among devices read whole.
   ///
   /// Only they can be duplicates; reading segments as it goes, every id handed on is
-  /// remembered instead. Asked about every record when there is any, so held in a
-  /// ``ULIDTable``, not a `Set`.
-  private var repeated = ULIDTable(expected: 0, seed: 0)
+  /// remembered instead.
+  private var repeated: Set<ULID> = []
   /// Where each handed-on event id is stored (only those in `repeated` for devices read
   /// whole).
   ///
@@ -139,7 +137,7 @@ public struct MergedRecords: Sendable {
       }
     }
     let scan = Self.scan(runs)
-    repeated = ULIDTable(scan.repeated)
+    repeated = Set(scan.repeated)
     runTimes = scan.times
   }
 
@@ -308,87 +306,18 @@ public struct MergedRecords: Sendable {
 
   /// The ids found more than once in `runs` (an id found n times is listed n - 1 times) and
   /// the times of each run's records.
-  ///
-  /// The ids are first sorted into buckets by their hash (about 4,096 ids a bucket), then
-  /// each bucket is searched with a table small enough to stay in the processor's cache,
-  /// on every core. One table for every id of a million-event history (32 MB, zeroed, then
-  /// probed at random) spent most of its time waiting for memory. The times are read in the
-  /// pass that counts the ids of each bucket: a record's time lies beside its id, and a
-  /// pass of its own read every record's memory again.
   static func scan(
     _ runs: [[EventRecord]]
   ) -> (repeated: [ULID], times: [[HybridTime]]) {
-    let total = runs.reduce(0) { $0 + $1.count }
-    guard total > 1 else { return ([], runs.map { $0.map(\.time) }) }
-    var random = SystemRandomNumberGenerator()
-    let seed = random.next() as UInt64
-    var shift = 0
-    while total >> shift > 4_096 { shift += 1 }
-    let (bits, buckets) = (shift, 1 << shift)
-    // A bucket is picked by the hash's top `bits` bits, a slot of a bucket's table (8,192
-    // slots) by bits 32 to 44: apart for any history of fewer than 2^31 ids.
-    let bucket = { @Sendable (id: ULID) -> Int in
-      bits == 0 ? 0 : Int(truncatingIfNeeded: ULIDTable.hash(id, seed: seed) >> (64 - bits))
-    }
-    // Each run's count of ids in each bucket and its times, then where its ids of each bucket
-    // go.
-    let scanned = runs.concurrentMap(chunkSize: 1) { run in
-      var counts = [Int](repeating: 0, count: buckets)
-      let times = [HybridTime](unsafeUninitializedCapacity: run.count) { times, initialized in
-        run.withUnsafeBufferPointer { records in
-          for index in records.indices {
-            counts[bucket(records[index].id)] += 1
-            times.initializeElement(at: index, to: records[index].time)
-          }
-        }
-        initialized = run.count
-      }
-      return (counts: counts, times: times)
-    }
-    let counts = scanned.map(\.counts)
-    var starts = counts
-    var next = 0
-    for slot in 0..<buckets {
-      for run in runs.indices {
-        starts[run][slot] = next
-        next += counts[run][slot]
+    var seen = Set<ULID>(minimumCapacity: runs.reduce(0) { $0 + $1.count })
+    var repeated: [ULID] = []
+    let times = runs.map { run in
+      run.map { record in
+        if !seen.insert(record.id).inserted { repeated.append(record.id) }
+        return record.time
       }
     }
-    let places = starts
-    let bucketed = [ULID](unsafeUninitializedCapacity: total) { buffer, initialized in
-      let target = UncheckedSendable(buffer)
-      DispatchQueue.concurrentPerform(iterations: runs.count) { run in
-        var place = places[run]
-        runs[run].withUnsafeBufferPointer { records in
-          for index in records.indices {
-            let id = records[index].id
-            let slot = bucket(id)
-            target.value.initializeElement(at: place[slot], to: id)
-            place[slot] += 1
-          }
-        }
-      }
-      initialized = total
-    }
-    // The buckets' bounds in `bucketed`, searched a group of buckets a task.
-    var bounds = places.first ?? []
-    bounds.append(total)
-    let ends = bounds
-    let groups = min(buckets, 64)
-    let found = Array(0..<groups).concurrentMap(chunkSize: 1) { group in
-      var repeated: [ULID] = []
-      var table = ULIDTable(expected: 4_096, seed: seed)
-      bucketed.withUnsafeBufferPointer { ids in
-        for slot in stride(from: group, to: buckets, by: groups) {
-          table.removeAll()
-          for index in ends[slot]..<ends[slot + 1] where !table.insert(ids[index]) {
-            repeated.append(ids[index])
-          }
-        }
-      }
-      return repeated
-    }
-    return (Array(found.joined()), scanned.map(\.times))
+    return (repeated, times)
   }
 
   /// Decodes the next run of `source`'s records, dropping those handed on.

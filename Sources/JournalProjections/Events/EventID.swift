@@ -156,20 +156,16 @@ public struct EventID: Sendable, Hashable, CustomStringConvertible {
     return EventID(ulid, part: number)
   }
 
-  /// A word of the stored id (``stored``) that tells ids apart well enough to fill a Bloom
-  /// filter: a ULID's low 64 bits (random), else the last eight bytes of its text.
+  /// Whether this id sorts before `other` in a strict total order that agrees with `==`.
   ///
-  /// Read for every event a fold passes, so an id held as a value answers from its own bits.
-  var storedKey: UInt64 {
-    switch form {
-    case .value(let ulid, _): return ulid.low
-    case .text:
-      guard case .text(var text) = stored.form else { return stored.storedKey }
-      return text.withUTF8 { bytes in
-        var word: UInt64 = 0
-        for byte in bytes.suffix(8) { word = word << 8 | UInt64(byte) }
-        return word
-      }
+  /// Ids held as values come first, by ULID then part, then ids spelled otherwise, by their
+  /// text. For searching sorted ids; it is not the merge order.
+  func sortsBefore(_ other: EventID) -> Bool {
+    switch (form, other.form) {
+    case (.value(let a, let partA), .value(let b, let partB)): (a, partA) < (b, partB)
+    case (.value, .text): true
+    case (.text, .value): false
+    case (.text(let a), .text(let b)): a < b
     }
   }
 }

@@ -163,33 +163,17 @@ extension JournalState {
       autoAdvance: started.autoAdvance,
       targetHeartRate: started.targetHeartRate
     )
-    var state = WorkoutState(document: document, timeZone: zone)
-    // A slot for the sources of every log's entries at once, rather than growing as sets come.
-    state.alignSources()
-    workouts[id] = state
+    workouts[id] = WorkoutState(document: document, timeZone: zone)
   }
 
   /// Applies a log-level event to a live workout, then stamps it and derives its status.
   private mutating func editWorkout(_ e: FoldEvent) {
     let id = e.streamID
-    // Taken out while the workout is edited and put back after: the edit sets `workouts`,
-    // which forgets the workout edited last, and remembering it again retained its id (and
-    // forgetting released it) for every event.
-    var last: (id: String, index: [String: WorkoutState].Index)?
-    swap(&last, &lastEdited)
-    defer { swap(&last, &lastEdited) }
-    let index: [String: WorkoutState].Index
-    if let known = last, known.id == id {
-      index = known.index
-    } else if let found = workouts.index(forKey: id) {
-      index = found
-      last = (id, found)
-    } else {
+    guard let index = workouts.index(forKey: id) else {
       report(e, "no workout '\(id)'; ignored")
       return
     }
-    // Edited where it lies in the dictionary's storage: at most one look-up, nothing copied
-    // or moved.
+    // Edited where it lies in the dictionary's storage: nothing copied or moved.
     if let problem = Self.editWorkout(&workouts.values[index], id: id, e) { report(e, problem) }
   }
 

@@ -69,17 +69,11 @@ public struct WorkoutState: Sendable, Hashable {
   /// The time zone of the device that started it: decides its month folder.
   public var timeZone: TimeZone
   public var deletedAt: Date?
+  /// Per log id, the provenance of each set entry, parallel to the log's `setEntries`; a log
+  /// with no entries has none.
+  public internal(set) var provenance: [String: [EntryProvenance]] = [:]
   /// A metrics volume given by the recording device, else computed.
   var recordedVolume: Double?
-  /// The sources of each log's set entries (``provenance``), one slot a log in the order of
-  /// `document.logs`, then any for ids the document has no log for, in the order of the ids.
-  ///
-  /// The fold finds a log's sources beside the log, by its index, instead of hashing its id
-  /// for every event: a slot names its log with the document's own copy of the id, so
-  /// checking that it still lines up compares two pointers. Whatever changes `document.logs`
-  /// lines the slots up again (``alignSources()``); the fold does it as it changes them, and
-  /// a slot found out of line is lined up before it is used.
-  var sources: [LogSources] = []
 
   /// The document's path in the container, from `start` in the workout's zone.
   public var path: String {
@@ -92,136 +86,19 @@ public struct WorkoutState: Sendable, Hashable {
   }
 
   /// Where the log with `id` is in `document.logs`.
-  ///
-  /// Every log is tried by identity before any id is compared as text
-  /// (`String.isIdentical(to:)`): comparing two different ids costs a call, and a log's
-  /// events mostly name it with one string, shared as they were read (`RecentStrings`).
-  func logIndex(_ id: String) -> Int? {
-    document.logs.withUnsafeBufferPointer { Self.logIndex(id, in: $0)?.index }
-  }
-
-  /// ``logIndex(_:)`` in `logs`, and whether the log's id is `id`'s very storage.
-  ///
-  /// Static, over a buffer: neither the workout nor a log is copied to be read.
-  private static func logIndex(
-    _ id: String,
-    in logs: UnsafeBufferPointer<WorkoutLogDocument>
-  ) -> (index: Int, identical: Bool)? {
-    for index in logs.indices where logs[index].id.isIdentical(to: id) { return (index, true) }
-    for index in logs.indices where logs[index].id == id { return (index, false) }
-    return nil
-  }
-
-  /// ``logIndex(_:)`` for the fold: a log found by its text keeps `id`'s storage from then
-  /// on (an equal string), as its sources' slot does.
-  ///
-  /// The events that name a log were read in runs, one device's at a time, and the log's
-  /// id came from the event that started the workout, often on another device (sets
-  /// recorded on the watch of a workout started on the phone): each event of such a log
-  /// compared ids as text. Taking the storage of the first one found this way, the rest of
-  /// the run, which shares it, is found by identity.
-  mutating func logIndex(adopting id: String) -> Int? {
-    guard
-      let (index, identical) = document.logs.withUnsafeBufferPointer({ Self.logIndex(id, in: $0) })
-    else { return nil }
-    if !identical {
-      let slot = sourcesSlot(ofLogAt: index)
-      document.logs[index].id = id
-      sources[slot].logID = id
-    }
-    return index
-  }
-}
-
-/// The sources of one log's set entries, kept in ``WorkoutState/sources``.
-struct LogSources: Sendable, Hashable {
-  var logID: String
-  /// Parallel to the log's `setEntries`; nil when it has none.
-  var entries: [EntryProvenance]?
-}
-
-extension WorkoutState {
-  init(
-    document: WorkoutDocument,
-    timeZone: TimeZone,
-    deletedAt: Date?,
-    provenance: [String: [EntryProvenance]],
-    recordedVolume: Double?
-  ) {
-    self.init(
-      document: document,
-      timeZone: timeZone,
-      deletedAt: deletedAt,
-      recordedVolume: recordedVolume
-    )
-    self.provenance = provenance
-  }
-
-  /// Per log id, the provenance of each set entry, parallel to the log's `setEntries`.
-  public var provenance: [String: [EntryProvenance]] {
-    get {
-      var byLog: [String: [EntryProvenance]] = [:]
-      byLog.reserveCapacity(sources.count)
-      for slot in sources { if let entries = slot.entries { byLog[slot.logID] = entries } }
-      return byLog
-    }
-    set {
-      sources = []
-      alignSources(adding: newValue)
-    }
-  }
-
-  /// Lines ``sources`` up with `document.logs` again: a slot for each log, in order, with
-  /// the sources it had (and `extra`'s), then the sources of ids the document has no log
-  /// for, in the order of the ids.
-  mutating func alignSources(adding extra: [String: [EntryProvenance]] = [:]) {
-    // No sources to carry over (a workout just started): an empty slot a log.
-    if extra.isEmpty, !sources.contains(where: { $0.entries != nil }) {
-      sources = document.logs.map { LogSources(logID: $0.id, entries: nil) }
-      return
-    }
-    var remaining = extra
-    remaining.reserveCapacity(sources.count + extra.count)
-    for slot in sources { if let entries = slot.entries { remaining[slot.logID] = entries } }
-    var aligned: [LogSources] = []
-    aligned.reserveCapacity(document.logs.count)
-    for log in document.logs {
-      aligned.append(LogSources(logID: log.id, entries: remaining.removeValue(forKey: log.id)))
-    }
-    for id in remaining.keys.sorted() {
-      aligned.append(LogSources(logID: id, entries: remaining[id]))
-    }
-    sources = aligned
-  }
-
-  /// The slot of ``sources`` of the log at `index` in `document.logs`, lined up first when
-  /// it is not.
-  mutating func sourcesSlot(ofLogAt index: Int) -> Int {
-    if index < sources.count, sources[index].logID == document.logs[index].id { return index }
-    alignSources()
-    return index
-  }
+  func logIndex(_ id: String) -> Int? { document.logs.firstIndex { $0.id == id } }
 }
 
 /// The folded journal: every split and workout, live or deleted, and the
 /// anomalies met on the way.
 public struct JournalState: Sendable {
   public internal(set) var splits: [String: SplitState] = [:]
-  public internal(set) var workouts: [String: WorkoutState] = [:] {
-    didSet { lastEdited = nil }
-  }
+  public internal(set) var workouts: [String: WorkoutState] = [:]
   public internal(set) var anomalies: [Anomaly] = []
   /// "Now" for the fold: the record time of the last event folded.
   public internal(set) var now: Date?
   /// How many events were folded.
   public internal(set) var eventCount = 0
-  /// The workout edited last, and where it lies in ``workouts``.
-  ///
-  /// A workout's events come in runs, so the next one finds it without hashing its id. Any
-  /// change to ``workouts`` forgets it (its indices may move); an edit in place remembers it
-  /// again.
-  var lastEdited: (id: String, index: [String: WorkoutState].Index)?
-
   public init() {}
 
   /// Whether nothing has been folded into the state.

@@ -29,7 +29,7 @@ extension Replayer {
   /// ``fold(_:upTo:startingFrom:observe:)`` gives.
   static func foldInParts(_ events: UnsafeBufferPointer<FoldEvent>, parts: Int) -> JournalState {
     let deal = Deal(events, parts: parts)
-    var fold = deal.cancelled.map { Fold(cancelled: $0) } ?? Fold(reverts: events, at: deal.reverts)
+    var fold = Fold(reverts: deal.reverts.lazy.map { events[$0] })
     fold.applyInParts(events, deal: deal)
     return fold.state
   }
@@ -43,10 +43,6 @@ extension Replayer {
     var count: Int
     /// The index of each revert, in order.
     var reverts: [Int]
-    /// The events the reverts cancel, when every revert and every id it names is a ULID in
-    /// its canonical spelling (as in every journal's files): each revert's ids are read in
-    /// the pass, on every core, and the walk compares ULIDs rather than strings.
-    var cancelled: CancelledEvents?
     /// How many events start a workout: at least as many as there are workouts.
     var workoutsStarted: Int
 
@@ -55,25 +51,20 @@ extension Replayer {
       let chunkSize = 65_536
       let chunks = (events.count + chunkSize - 1) / chunkSize
       var parts = [UInt8](repeating: 0, count: events.count)
-      // What each chunk found: where its reverts are, what they say when it is exactly said
-      // by ULIDs, and how many workouts it starts.
-      typealias Found = (indices: [Int], reverts: Reverts?, started: Int)
+      // What each chunk found: where its reverts are and how many workouts it starts.
+      typealias Found = (indices: [Int], started: Int)
       let reverts = ChunkResults<Found>(count: chunks)
       parts.withUnsafeMutableBufferPointer { parts in
         let (shared, dealt) = (Shared(events), Shared(parts))
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
           guard let first = shared.value.baseAddress else { return }
-          var found: Found = ([], Reverts(), 0)
+          var found: Found = ([], 0)
           let end = min(shared.value.count, (chunk + 1) * chunkSize)
           for index in chunk * chunkSize..<end {
             let event = first + index
             switch event.pointee.event {
             case .workoutStarted: found.started += 1
-            case .eventsReverted:
-              found.indices.append(index)
-              // One revert not said by ULIDs, and the whole history's are walked as text.
-              guard found.reverts != nil else { break }
-              if found.reverts?.append(exactly: event) != true { found.reverts = nil }
+            case .eventsReverted: found.indices.append(index)
             default: break
             }
             dealt.value[index] = UInt8(truncatingIfNeeded: Fold.part(of: event, among: count))
@@ -86,14 +77,6 @@ extension Replayer {
       self.count = count
       self.reverts = found.flatMap(\.indices)
       workoutsStarted = found.reduce(0) { $0 + $1.started }
-      let exact = found.allSatisfy { $0.reverts != nil }
-      if exact {
-        var reverts = Reverts()
-        for chunk in found { reverts.append(contentsOf: chunk.reverts ?? Reverts()) }
-        cancelled = CancelledEvents(reverts: reverts)
-      } else {
-        cancelled = nil
-      }
     }
   }
 }

@@ -30,26 +30,12 @@ public enum Replayer {
     }
   }
 
-  /// The ids of events cancelled by a revert that is itself in effect.
-  ///
-  /// A revert only names earlier events, so walking from the newest event to
-  /// the oldest decides each revert before the events it names: reverting a
-  /// revert (redo) brings its events back.
-  ///
-  /// - Returns: the stored id of every cancelled event, with the id of the revert that
-  ///   cancelled it.
+  /// The events cancelled by a revert that is itself in effect, in `history` (or in its
+  /// reverts alone).
   public static func cancelledEvents(
-    in history: some BidirectionalCollection<FoldEvent>
-  )
-    -> [String: String]
-  {
-    // Only reverts change the walk: other events are looked up by the fold. They are
-    // found in place, as copying every event out of the history would cost more than the
-    // walk.
-    let reverts =
-      history.withContiguousStorageIfAvailable { Self.reverts(in: $0, at: $0.indices) }
-      ?? Array(history).withUnsafeBufferPointer { Self.reverts(in: $0, at: $0.indices) }
-    return walk(reverts)
+    in history: some Sequence<FoldEvent>
+  ) -> CancelledEvents {
+    CancelledEvents(reverts: history.compactMap(CancelledEvents.revert))
   }
 
   /// The anomalies the fold of `history` gains when `revert` is appended to it: what undo and
@@ -62,13 +48,12 @@ public enum Replayer {
   /// same events count: the anomalies of folding all of history twice, without folding all
   /// of it.
   static func anomaliesAdded(by revert: FoldEvent, to history: [FoldEvent]) -> [Anomaly] {
-    guard case .eventsReverted(let named) = revert.event else { return [] }
-    let reverts = history.withUnsafeBufferPointer { Self.reverts(in: $0, at: $0.indices) }
-    let before = walk(reverts)
-    let after = walk(reverts + [(revert.storedID, named.eventIDs, revert.id)])
+    guard let added = CancelledEvents.revert(revert) else { return [] }
+    let reverts = history.compactMap(CancelledEvents.revert)
+    let before = CancelledEvents(reverts: reverts)
+    let after = CancelledEvents(reverts: reverts + [added])
     // An event cancelled before and after, whichever revert cancels it, folds alike.
-    var changed = Set(before.keys.filter { after[$0] == nil }.map(EventID.init))
-    changed.formUnion(after.keys.filter { before[$0] == nil }.map(EventID.init))
+    let changed = before.storedIDs.symmetricDifference(after.storedIDs)
     guard !changed.isEmpty else { return [] }
     var workouts: Set<String> = []
     var splits = false
@@ -90,147 +75,84 @@ public enum Replayer {
     return fold(events + [revert]).anomalies.filter { !anomalies.contains($0) }
   }
 
-  /// The reverts among the events of `events` at `indices`, in order, as the walk reads them.
-  private static func reverts(
-    in events: UnsafeBufferPointer<FoldEvent>,
-    at indices: some Sequence<Int>
-  ) -> [(String, [String], String)] {
-    var reverts: [(String, [String], String)] = []
-    for index in indices {
-      guard case .eventsReverted(let revert) = events[index].event else { continue }
-      reverts.append((events[index].storedID, revert.eventIDs, events[index].id))
-    }
-    return reverts
-  }
-
-  /// The walk of both: `reverts` are (the revert's stored id, the stored ids it names, what
-  /// to record against each event it cancels), oldest first.
-  private static func walk<ID: Hashable, Named: Collection<ID>, By>(
-    _ reverts: some BidirectionalCollection<(ID, Named, By)>
-  ) -> [ID: By] {
-    var cancelledBy: [ID: By] = [:]
-    // Room for every id named, so that the table is not rehashed (every key hashed again) as
-    // it grows.
-    cancelledBy.reserveCapacity(reverts.reduce(0) { $0 + $1.1.count })
-    for (revert, named, by) in reverts.reversed() where cancelledBy[revert] == nil {
-      for id in named where cancelledBy[id] == nil { cancelledBy[id] = by }
-    }
-    return cancelledBy
-  }
-
-  /// The stored ids of the events cancelled by a revert in effect, decided from a history's
-  /// reverts alone: ``cancelledEvents(in:)`` for a history that is not held
-  /// (``StreamedHistory``).
+  /// The events a history's reverts in effect cancel, by stored id (``EventID/stored``), each
+  /// with the id of the revert that cancelled it.
   ///
-  /// Kept small: 16 bytes per cancelled event, in order, searched by halves. A table would
-  /// take two to four times as much (its room for growth), for every event undone, for as
-  /// long as the fold lasts.
+  /// A revert only names earlier events, so walking the reverts from the newest to the
+  /// oldest decides each revert before the events it names: reverting a revert (redo) brings
+  /// its events back.
+  ///
+  /// Kept small, as a full rebuild holds it while it folds: the cancelled ids sorted and
+  /// searched by halves, each with the index of its revert, about 28 bytes an event undone.
   public struct CancelledEvents: Sendable, Equatable {
-    /// The stored ids of the cancelled events, in ascending order.
-    fileprivate let ids: [ULID]
+    /// The stored ids of the cancelled events, in ascending order (``EventID/sortsBefore(_:)``).
+    private var ids: [EventID] = []
+    /// For each of `ids`, the index in `reverts` of the revert that cancelled it.
+    private var cancelledBy: [Int32] = []
+    /// The reverts that cancel an event, in the order of the first id each cancels.
+    private var reverts: [EventID] = []
 
-    /// Walks `reverts`, the history's reverts in merge order.
-    public init(reverts: Reverts) {
-      var ids = Array(
-        Replayer.walk(reverts.indices.lazy.map { (reverts.ids[$0], reverts.named($0), ()) }).keys
-      )
-      ids.sort()
-      self.ids = ids
+    /// A revert as the walk reads it: its id and the stored ids it names.
+    struct Revert: Sendable {
+      var id: EventID
+      var named: [EventID]
+    }
+
+    /// `event` as the walk reads it, when it is a revert.
+    static func revert(_ event: FoldEvent) -> Revert? {
+      guard case .eventsReverted(let revert) = event.event else { return nil }
+      return Revert(id: event.eventID, named: revert.eventIDs.map(EventID.init))
+    }
+
+    /// Walks `reverts`, a history's reverts in merge order.
+    init(reverts: some BidirectionalCollection<Revert>) {
+      var revertOf: [EventID: EventID] = [:]
+      for revert in reverts.reversed() where revertOf[revert.id.stored] == nil {
+        for id in revert.named where revertOf[id] == nil { revertOf[id] = revert.id }
+      }
+      var revertIndex: [EventID: Int32] = [:]
+      for (id, revert) in revertOf.sorted(by: { $0.key.sortsBefore($1.key) }) {
+        ids.append(id)
+        if let index = revertIndex[revert] {
+          cancelledBy.append(index)
+        } else {
+          let index = Int32(self.reverts.count)
+          revertIndex[revert] = index
+          cancelledBy.append(index)
+          self.reverts.append(revert)
+        }
+      }
     }
 
     /// How many events are cancelled.
     public var count: Int { ids.count }
 
-    /// Whether the event stored as `storedID` is cancelled.
-    public func contains(_ storedID: String) -> Bool { contains(EventID(storedID)) }
+    /// Whether no event is cancelled.
+    public var isEmpty: Bool { ids.isEmpty }
 
-    /// Whether the stored event `id` came from (``EventID/stored``) is cancelled.
-    public func contains(_ id: EventID) -> Bool {
-      guard !ids.isEmpty, let ulid = id.stored.ulid else { return false }
+    /// The stored ids of the cancelled events.
+    var storedIDs: Set<EventID> { Set(ids) }
+
+    /// Where `id` is in `ids`, or nil.
+    private func index(of id: EventID) -> Int? {
       var (low, high) = (0, ids.count)
       while low < high {
         let middle = (low + high) / 2
-        if ids[middle] < ulid { low = middle + 1 } else { high = middle }
+        if ids[middle].sortsBefore(id) { low = middle + 1 } else { high = middle }
       }
-      return low < ids.count && ids[low] == ulid
-    }
-  }
-
-  /// A history's reverts as the walk reads them, held flat: each revert's stored id and the
-  /// stored ids it names, in two arrays for all of them rather than an array for each (a
-  /// history with much undo and redo has a revert every three events, and a read that does
-  /// not hold the history holds its reverts until the walk).
-  public struct Reverts: Sendable, Equatable {
-    /// Each revert's stored id, in merge order.
-    fileprivate var ids: [ULID] = []
-    /// The ids every revert names, one revert's after another's.
-    private var allNamed: [ULID] = []
-    /// Where each revert's ids end in `allNamed`.
-    private var ends: [Int] = []
-
-    public init() {}
-
-    /// The positions of the reverts, oldest first.
-    public var indices: Range<Int> { ids.indices }
-
-    /// The stored ids the revert at `index` names.
-    func named(_ index: Int) -> ArraySlice<ULID> {
-      allNamed[(index == 0 ? 0 : ends[index - 1])..<ends[index]]
+      return low < ids.count && ids[low] == id ? low : nil
     }
 
-    /// Adds `event` when it is a revert, the next in merge order; returns whether it was one.
-    ///
-    /// Stored ids are ULIDs in their canonical spelling in a journal's files: a named id
-    /// spelled otherwise names no stored event, and is left out.
-    @discardableResult
-    public mutating func append(_ event: FoldEvent) -> Bool {
-      // Only the canonical spelling parses.
-      guard case .eventsReverted(let revert) = event.event, let id = event.eventID.stored.ulid
-      else { return false }
-      ids.append(id)
-      allNamed.append(contentsOf: revert.eventIDs.lazy.compactMap(ULID.init))
-      ends.append(allNamed.count)
-      return true
+    /// Whether the stored event `id` came from (``EventID/stored``) is cancelled.
+    public func contains(_ id: EventID) -> Bool {
+      !ids.isEmpty && index(of: id.stored) != nil
     }
 
-    /// Adds the revert `event` is, when its stored id and every id it names are ULIDs in their
-    /// canonical spelling; returns false, adding nothing, when it is not such a revert.
-    ///
-    /// Cancelling by ULID then cancels what cancelling by text does.
-    mutating func append(exactly event: UnsafePointer<FoldEvent>) -> Bool {
-      guard case .eventsReverted(let revert) = event.pointee.event,
-        let id = event.pointee.eventID.stored.ulid
-      else { return false }
-      let start = allNamed.count
-      for named in revert.eventIDs {
-        guard let named = ULID(named) else {
-          allNamed.removeSubrange(start...)
-          return false
-        }
-        allNamed.append(named)
-      }
-      ids.append(id)
-      ends.append(allNamed.count)
-      return true
-    }
-
-    /// Adds `other`'s reverts, which come after these in merge order.
-    mutating func append(contentsOf other: Reverts) {
-      let base = allNamed.count
-      ids += other.ids
-      allNamed += other.allNamed
-      ends += other.ends.lazy.map { $0 + base }
-    }
-
-    /// Removes the reverts at the indices `remove` accepts.
-    public mutating func removeAll(where remove: (Int) -> Bool) {
-      var kept = Reverts()
-      for index in indices where !remove(index) {
-        kept.ids.append(ids[index])
-        kept.allNamed += named(index)
-        kept.ends.append(kept.allNamed.count)
-      }
-      self = kept
+    /// The id of the revert that cancelled the event stored as `storedID`, or nil when it
+    /// counts.
+    public subscript(storedID: String) -> String? {
+      guard !ids.isEmpty, let index = index(of: EventID(storedID)) else { return nil }
+      return reverts[Int(cancelledBy[index])].description
     }
   }
 
@@ -287,12 +209,7 @@ public enum Replayer {
   public struct Fold: Sendable {
     /// The state folded so far.
     public internal(set) var state: JournalState
-    private let cancelled: Cancelled
-
-    private enum Cancelled: Sendable {
-      case byID([String: String])
-      case byULID(CancelledEvents)
-    }
+    private let cancelled: CancelledEvents
 
     /// Starts a fold of a history whose reverts, in merge order, are `reverts`.
     ///
@@ -301,26 +218,16 @@ public enum Replayer {
     ///     events count (``cancelledEvents(in:)``).
     ///   - initial: the state to fold onto, empty by default.
     public init(
-      reverts: some BidirectionalCollection<FoldEvent>,
+      reverts: some Sequence<FoldEvent>,
       startingFrom initial: JournalState = JournalState()
     ) {
       self.init(cancelled: Replayer.cancelledEvents(in: reverts), startingFrom: initial)
     }
 
-    /// Starts a fold, from an empty state, of `events` whose reverts are at `indices`.
-    init(reverts events: UnsafeBufferPointer<FoldEvent>, at indices: [Int]) {
-      self.init(cancelled: Replayer.walk(Replayer.reverts(in: events, at: indices)))
-    }
-
-    private init(cancelled ids: [String: String], startingFrom initial: JournalState = .init()) {
-      state = initial
-      cancelled = .byID(ids)
-    }
-
     /// Starts a fold of a history whose cancelled events are `cancelled`.
     public init(cancelled: CancelledEvents, startingFrom initial: JournalState = JournalState()) {
       state = initial
-      self.cancelled = .byULID(cancelled)
+      self.cancelled = cancelled
     }
 
     /// Folds `event` unless a revert in effect cancelled it; returns whether it was folded.
@@ -339,12 +246,7 @@ public enum Replayer {
     /// The one body of ``apply(_:)`` and ``apply(inPlace:)``.
     @inline(__always)
     private mutating func fold(_ event: FoldEvent) -> Bool {
-      switch cancelled {
-      case .byID(let ids):
-        if !ids.isEmpty, ids[event.storedID] != nil { return false }
-      case .byULID(let ids):
-        if ids.contains(event.eventID) { return false }
-      }
+      if cancelled.contains(event.eventID) { return false }
       state.apply(event)
       return true
     }

@@ -13,15 +13,13 @@ extension WorkoutState {
       document.logs.append(log)
       document.logs.sort { ($0.order, $0.id) < ($1.order, $1.id) }
       document.deletedLogIDs?[plan.logID] = nil
-      alignSources()
       return nil
     case .logRemoved(let logID):
       guard let index = logIndex(logID) else {
         return "no log '\(logID)'"
       }
-      let slot = sourcesSlot(ofLogAt: index)
       document.logs.remove(at: index)
-      sources.remove(at: slot)
+      provenance[logID] = nil
       document.deletedLogIDs = (document.deletedLogIDs ?? [:]).merging([logID: e.at]) { $1 }
       return nil
     case .workoutEnded:
@@ -47,13 +45,12 @@ extension WorkoutState {
       return nil
     default:
       guard let logID = e.event.logID else { return "not a workout event" }
-      guard let index = logIndex(adopting: logID) else {
+      guard let index = logIndex(logID) else {
         return "no log '\(logID)'"
       }
       // Edited where they are, so a log's entries are not copied per event; an
-      // edit reports its problem before it changes anything. Its sources lie beside it.
-      let slot = sourcesSlot(ofLogAt: index)
-      return Self.apply(e, to: &document.logs[index], sources: &sources[slot].entries)
+      // edit reports its problem before it changes anything.
+      return Self.apply(e, to: &document.logs[index], sources: &provenance[logID])
     }
   }
 

@@ -11,9 +11,10 @@ import JournalCore
 /// hands on the events exactly as ``Journal/history`` holds them, reading each device no
 /// further than the scan did.
 ///
-/// Memory holds a segment per device, one batch of decoded events, 16 bytes per cancelled event
-/// and, while scanning, about 24 bytes per event id (to find redelivered events; the second
-/// read skips the ones the scan found): never the history.
+/// Memory holds a segment per device, one batch of decoded events, the cancelled events
+/// (``Replayer/CancelledEvents``) and, while scanning, the reverts and about 24 bytes per
+/// event id (to find redelivered events; the second read skips the ones the scan found):
+/// never the history.
 ///
 /// ```swift
 /// let history = try StreamedHistory(store: store)
@@ -55,7 +56,7 @@ public struct StreamedHistory: Sendable {
     self.upcaster = upcaster
     var quarantined: [String: String] = [:]
     var quarantineNotices: [String] = []
-    var reverts = Replayer.Reverts()
+    var reverts: [Replayer.CancelledEvents.Revert] = []
     // The stream of each revert, as an index in `streams`: a quarantine found later takes
     // back the stream's reverts too. One copy of each stream's name, not one per revert.
     var revertStreams: [Int32] = []
@@ -75,7 +76,9 @@ public struct StreamedHistory: Sendable {
           )
           continue
         }
-        for event in decoded where reverts.append(event) {
+        for event in decoded {
+          guard let revert = Replayer.CancelledEvents.revert(event) else { continue }
+          reverts.append(revert)
           let stream = streams[event.stream] ?? Int32(streams.count)
           if stream == streams.count { streams[event.stream] = stream }
           revertStreams.append(stream)
@@ -85,7 +88,7 @@ public struct StreamedHistory: Sendable {
     // A stream quarantined late loses its earlier events too.
     if !quarantined.isEmpty {
       let lost = Set(streams.filter { quarantined[$0.key] != nil }.values)
-      reverts.removeAll { lost.contains(revertStreams[$0]) }
+      reverts = reverts.indices.filter { !lost.contains(revertStreams[$0]) }.map { reverts[$0] }
     }
     self.quarantined = quarantined
     // The reverts themselves are let go: the fold needs only what they cancel.

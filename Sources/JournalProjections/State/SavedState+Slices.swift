@@ -19,6 +19,7 @@ extension SavedState {
     _ body: (_ events: [FoldEvent], _ fresh: Int) throws -> Void
   ) throws {
     var revertsMet: Set<String> = []
+    let left = Set(head.quarantined.keys)
     func slice(_ streams: [String]) throws {
       var stored: [StoredEvent] = []
       var seen: Set<String> = []
@@ -29,7 +30,7 @@ extension SavedState {
       }
       stored.sort { Self.mergeKey($0) < Self.mergeKey($1) }
       var decoded: [FoldEvent] = []
-      var quarantined: Set<String> = []
+      var quarantined = left
       // Whether each event decoded was handed on before (a revert in an earlier slice).
       var met: [Bool] = []
       for event in stored {
@@ -49,7 +50,6 @@ extension SavedState {
       }
       try body(kept, fresh)
     }
-    let left = Set(head.quarantined.keys)
     try slice(head.splits.filter { !left.contains($0) })
     let catalogue = try loadCatalogue()
     let listed = catalogue.values.sorted { ($0.start, $0.id) < ($1.start, $1.id) }

@@ -24,18 +24,7 @@ extension Bench {
       command == ["help"] ? command : command + ["--journal", url.path]
     }
     let run = { (command: [String]) in try Self.runProcess(binary, arguments(command)) }
-    // The peak resident set of `command` in kilobytes, started from a small go-between
-    // (`journal-bench --peak-rss`; see main.swift).
-    let peak = { (command: [String]) -> Int in
-      let printed = try Self.runProcess(
-        URL(fileURLWithPath: CommandLine.arguments[0]),
-        ["--peak-rss", binary.path] + arguments(command)
-      )
-      guard let last = printed.split(separator: "\n").last, last.hasPrefix("peak-rss "),
-        let kilobytes = Int(last.dropFirst(9))
-      else { throw BenchError("the go-between printed '\(printed.suffix(200))'") }
-      return kilobytes
-    }
+    let peak = { (command: [String]) -> Int in try Self.peak(binary, arguments(command)) }
 
     // The cold start: no saved state, so the first command reads everything and saves it.
     try? FileManager.default.removeItem(at: state)

@@ -132,6 +132,21 @@ extension Bench {
 
   /// Runs `executable` to its end, and returns what it printed and its peak resident set in
   /// kilobytes.
+  /// The peak resident set in kilobytes of `executable` run with `arguments`, started from a
+  /// small go-between (`journal-bench --peak-rss`; see main.swift): a child's peak counts the
+  /// memory it shared with its parent before it started the command, and the benchmark
+  /// itself holds far more than a command.
+  static func peak(_ executable: URL, _ arguments: [String]) throws -> Int {
+    let printed = try runProcess(
+      URL(fileURLWithPath: CommandLine.arguments[0]),
+      ["--peak-rss", executable.path] + arguments
+    )
+    guard let last = printed.split(separator: "\n").last, last.hasPrefix("peak-rss "),
+      let kilobytes = Int(last.dropFirst(9))
+    else { throw BenchError("the go-between printed '\(printed.suffix(200))'") }
+    return kilobytes
+  }
+
   static func runMeasured(
     _ executable: URL,
     _ arguments: [String]

@@ -70,26 +70,27 @@ import Testing
     #expect(EventID(ulid, part: huge).description == "\(Self.ulid)#\(huge)")
   }
 
+  /// The order the cancelled set is searched by is strict and total, and agrees with
+  /// equality: of two ids, exactly one sorts first unless they are equal.
+  @Test func sortsInAStrictTotalOrder() {
+    let ids = Self.samples.map(EventID.init)
+    for a in ids {
+      for b in ids {
+        let ordered = [a.sortsBefore(b), b.sortsBefore(a), a == b]
+        #expect(ordered.filter { $0 }.count == 1, "\(a) \(b)")
+        for c in ids where a.sortsBefore(b) && b.sortsBefore(c) {
+          #expect(a.sortsBefore(c), "\(a) \(b) \(c)")
+        }
+      }
+    }
+  }
+
   /// A part's id is `<id>#<n>`, whether the id is held as a value or as text.
   @Test(arguments: samples) func namesAPart(_ text: String) {
     for number in [2, 3, 12, Int(UInt32.max), Int(UInt32.max) + 1] {
       let part = EventID(text).part(number)
       #expect(part == EventID("\(text)#\(number)"), "\(text.debugDescription)#\(number)")
       #expect(part.description == "\(text)#\(number)")
-    }
-  }
-
-  /// The Bloom filter's key is the stored id's: a ULID's low bits, else the stored text's last
-  /// eight bytes.
-  @Test(arguments: samples) func keysTheStoredID(_ text: String) {
-    let id = EventID(text)
-    #expect(id.storedKey == id.stored.storedKey)
-    let stored = Self.referenceStoredID(text)
-    if let ulid = ULID(stored) {
-      #expect(id.storedKey == ulid.low)
-    } else {
-      let word = stored.utf8.suffix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-      #expect(id.storedKey == word)
     }
   }
 

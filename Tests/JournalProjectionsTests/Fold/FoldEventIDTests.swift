@@ -42,18 +42,6 @@ import Testing
     #expect(e.storedID == Self.referenceStoredID(text))
   }
 
-  /// The fold's Bloom filter reads a word of the stored id (``EventID/storedKey``): a part
-  /// (`<id>#2`) has the key of the event it came from.
-  @Test(arguments: samples) func aPartHasItsStoredEventsKey(_ text: String) {
-    for id in [text, text + "#2"] {
-      let e = Self.event(id: id, stream: "workout:w")
-      #expect(
-        e.eventID.storedKey == EventID(Self.referenceStoredID(id)).storedKey,
-        "\(id.debugDescription)"
-      )
-    }
-  }
-
   /// The stored id is derived from the id, not kept beside it: an id set later (an upcast
   /// part, a test's edit) is seen at once.
   @Test(arguments: samples) func followsAnIDSetLater(_ text: String) {
@@ -95,16 +83,6 @@ import Testing
   /// the text's reference and those eight bytes.
   @Test func aFoldEventTakes176Bytes() {
     #expect(MemoryLayout<FoldEvent>.stride <= 176)
-  }
-
-  /// The key follows the id, set at first or later.
-  @Test(arguments: samples) func keepsTheStoredIDsKey(_ text: String) {
-    var e = Self.event(id: "01HQ7Z4X8K9M2N3P4Q5R6S7T8V", stream: "workout:w")
-    #expect(e.eventID.storedKey == ULID("01HQ7Z4X8K9M2N3P4Q5R6S7T8V")?.low)
-    e.id = text + "#2"
-    #expect(e.eventID.storedKey == EventID(Self.referenceStoredID(text + "#2")).storedKey)
-    e.id = text
-    #expect(e.eventID.storedKey == EventID(Self.referenceStoredID(text)).storedKey)
   }
 
   @Test func agreesOnSeededRandomText() {

@@ -220,34 +220,4 @@ import Testing
       )
     }
   }
-
-  /// A history whose reverts name stored events by their ULIDs, in canonical spelling, has
-  /// them walked as ULIDs when dealt: the same events cancelled as walking their text; any
-  /// other spelling is walked as text.
-  @Test func theDealWalksCanonicalRevertsAsULIDs() throws {
-    let history = try GeneratedSample.shared.get().journal.history
-    let byText = Replayer.cancelledEvents(in: history)
-    #expect(!byText.isEmpty, "the sample undoes something")
-    let deal = history.withUnsafeBufferPointer { Replayer.Deal($0, parts: 4) }
-    let cancelled = try #require(deal.cancelled)
-    #expect(cancelled.count == byText.count)
-    for id in byText.keys { #expect(cancelled.contains(id), "\(id)") }
-    for event in history where byText[event.storedID] == nil {
-      #expect(!cancelled.contains(event.storedID), "\(event.id)")
-    }
-    var spelled = history
-    let last = try #require(spelled.lastIndex { $0.event.foldTarget == .nothing })
-    guard case .eventsReverted(var revert) = spelled[last].event else {
-      Issue.record("not a revert")
-      return
-    }
-    revert.eventIDs[0] = revert.eventIDs[0].lowercased()
-    spelled[last].event = .eventsReverted(revert)
-    #expect(spelled.withUnsafeBufferPointer { Replayer.Deal($0, parts: 4) }.cancelled == nil)
-    try Self.expectSame(
-      Self.foldedInParts(spelled, parts: 4),
-      Self.foldedOneByOne(spelled),
-      "a name in lower case"
-    )
-  }
 }

@@ -3,10 +3,10 @@ import Testing
 
 @testable import JournalCore
 
-/// The id table against `Set<ULID>`, and the merge's search for repeated ids against counting.
-@Suite struct ULIDTableTests {
-  /// Ids drawn from a small pool, so that many come again; among them the zero id (the
-  /// table's empty mark) and ids that differ in one half only.
+/// The merge's search for repeated ids among devices read whole, against counting.
+@Suite struct MergedRecordsScanTests {
+  /// Ids drawn from a small pool, so that many come again; among them the zero id and ids
+  /// that differ in one half only.
   func pool(_ random: inout SplitMix64, size: Int) -> [ULID] {
     var pool = [ULID(high: 0, low: 0), ULID(high: 0, low: 1), ULID(high: 1, low: 0)]
     let shared = random.next()
@@ -18,32 +18,6 @@ import Testing
       }
     }
     return pool
-  }
-
-  @Test(arguments: 1...12 as ClosedRange<UInt64>)
-  func insertingAnswersAsASetDoes(seed: UInt64) {
-    var random = SplitMix64(seed: seed)
-    let ids = pool(&random, size: 50 + Int(random.next() % 3_000))
-    // Sized for far fewer than it gets: it grows several times.
-    var table = ULIDTable(expected: Int(random.next() % 20), seed: random.next())
-    var reference = Set<ULID>()
-    for _ in 0..<(ids.count * 2) {
-      let id = ids[Int(random.next() % UInt64(ids.count))]
-      #expect(table.contains(id) == reference.contains(id), "\(id)")
-      #expect(table.insert(id) == reference.insert(id).inserted, "\(id)")
-    }
-    #expect(table.count == reference.count)
-    #expect(table.isEmpty == reference.isEmpty)
-    for id in ids { #expect(table.contains(id) == reference.contains(id), "\(id)") }
-    // Emptied, it answers as an empty set, then as a set again.
-    table.removeAll()
-    #expect(table.isEmpty && table.count == 0)
-    for id in ids { #expect(!table.contains(id), "\(id)") }
-    #expect(table.insert(ids[0]) && !table.insert(ids[0]) && table.count == 1)
-    // Built at once from the same ids, with a drawn seed: the same set.
-    let built = ULIDTable(Array(reference))
-    #expect(built.count == reference.count)
-    for id in ids { #expect(built.contains(id) == reference.contains(id), "\(id)") }
   }
 
   /// Records whose ids come from `ids`, cut into runs of random lengths (some empty).
@@ -81,7 +55,6 @@ import Testing
     return runs
   }
 
-  /// One bucket and several (about 4,096 ids a bucket).
   @Test(arguments: [(1, 300), (2, 5_000), (3, 9_000), (4, 20_000)])
   func repeatedIDsAreThoseFoundMoreThanOnce(seed: UInt64, count: Int) {
     var random = SplitMix64(seed: seed)
