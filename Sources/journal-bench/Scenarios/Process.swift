@@ -130,8 +130,6 @@ extension Bench {
     try runMeasured(executable, arguments).output
   }
 
-  /// Runs `executable` to its end, and returns what it printed and its peak resident set in
-  /// kilobytes.
   /// The peak resident set in kilobytes of `executable` run with `arguments`, started from a
   /// small go-between (`journal-bench --peak-rss`; see main.swift): a child's peak counts the
   /// memory it shared with its parent before it started the command, and the benchmark
@@ -147,6 +145,8 @@ extension Bench {
     return kilobytes
   }
 
+  /// Runs `executable` to its end, and returns what it printed and its peak resident set in
+  /// kilobytes.
   static func runMeasured(
     _ executable: URL,
     _ arguments: [String]
