@@ -91,14 +91,15 @@ package struct ReportReads {
     let audit = Audit(state: state, history: events, filter: filter)
     let slice = TrainingSummary(audit: audit, state: state)
     summary.merge(slice, keepingNewest: Self.listed)
-    for session in slice.sessions {
+    let newest = slice.sessions.suffix(Self.recentCount)
+    let ids = Set(newest.map(\.workoutID))
+    let rows = Dictionary(grouping: audit.rows.filter { ids.contains($0.workoutID) }) {
+      $0.workoutID
+    }
+    for session in newest {
       guard let workout = state.workouts[session.workoutID] else { continue }
       recent.append(
-        Workout(
-          session: session,
-          workout: workout,
-          rows: audit.rows.filter { $0.workoutID == session.workoutID }
-        )
+        Workout(session: session, workout: workout, rows: rows[session.workoutID] ?? [])
       )
     }
     recent.sort {
