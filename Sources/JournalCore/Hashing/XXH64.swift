@@ -3,7 +3,7 @@
 ///
 /// Used where bytes only need checking against accidental change — a torn, stale or
 /// damaged cache file, a document edited since it was written — and SHA-256 would cost
-/// dozens of times as much: the rebuild checkpoint's files and the ownership manifest
+/// dozens of times as much: the saved state's files and the ownership manifest
 /// (`docs/Rebuild.md`). Written from the specification
 /// (`xxhash_spec.md`, "XXH64 algorithm description"); test vectors come from the reference
 /// implementation.

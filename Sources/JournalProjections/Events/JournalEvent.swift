@@ -149,7 +149,7 @@ extension JournalEvent {
   ///
   /// The one rule that routes an event in ``JournalState/apply(_:)``. Events of different
   /// workouts, and split events, never touch each other's state, which lets a long history
-  /// be folded in parts at once (``Replayer/fold(_:upTo:startingFrom:observe:)``).
+  /// be folded in parts at once (``Replayer/fold(_:upTo:observe:)``).
   public var foldTarget: FoldTarget {
     switch self {
     case .splitCreated, .splitUpdated, .splitsReordered, .splitDeleted, .exerciseAdded,

@@ -26,7 +26,7 @@ extension Replayer {
   }()
 
   /// Folds `events`, in merge order, from an empty state in `parts` parts at once: the state
-  /// ``fold(_:upTo:startingFrom:observe:)`` gives.
+  /// ``fold(_:upTo:observe:)`` gives.
   static func foldInParts(_ events: UnsafeBufferPointer<FoldEvent>, parts: Int) -> JournalState {
     let deal = Deal(events, parts: parts)
     var fold = Fold(reverts: deal.reverts.lazy.map { events[$0] })

@@ -161,27 +161,25 @@ public enum Replayer {
   /// - Parameters:
   ///   - history: the events in merge order.
   ///   - point: where to stop; nil folds everything.
-  ///   - initial: the state to fold onto (a checkpoint), empty by default.
   ///   - observe: called around each folded event with the state before and
   ///     after it; `history`, `blame` and `diff` watch the fold here instead of
   ///     repeating its rules.
   /// - Returns: the folded state.
   /// - Complexity: O(n) in the number of events. A history of ``partsMinimum`` events or
-  ///   more, folded from an empty state with no observer, is folded in parts on every core
+  ///   more, folded with no observer, is folded in parts on every core
   ///   (`Replayer+Parts.swift`): the same state, in less time.
   public static func fold(
     _ history: [FoldEvent],
     upTo point: Point? = nil,
-    startingFrom initial: JournalState = JournalState(),
     observe: ((FoldEvent, _ before: JournalState, _ after: JournalState) -> Void)? = nil
   ) -> JournalState {
     let events = prefix(history, upTo: point)
     // Read in place: iterating the slice would copy every event.
     var state = events.withUnsafeBufferPointer { events in
-      if observe == nil, initial.isEmpty, events.count >= Self.partsMinimum, Self.parts > 1 {
+      if observe == nil, events.count >= Self.partsMinimum, Self.parts > 1 {
         return foldInParts(events, parts: Self.parts)
       }
-      var fold = Fold(reverts: events, startingFrom: initial)
+      var fold = Fold(reverts: events)
       // Mutable only to be borrowed in place (`Fold.apply(inPlace:)`): nothing writes to it.
       let inPlace = UnsafeMutableBufferPointer(mutating: events)
       for index in events.indices {
@@ -199,7 +197,7 @@ public enum Replayer {
   }
 
   /// A fold fed one event at a time, in merge order: for a history read as it is folded
-  /// rather than held (``StreamedHistory``), and the loop of ``fold(_:upTo:startingFrom:observe:)``.
+  /// rather than held (``StreamedHistory``), and the loop of ``fold(_:upTo:observe:)``.
   ///
   /// ```swift
   /// var fold = Replayer.Fold(cancelled: history.cancelled)
@@ -213,20 +211,15 @@ public enum Replayer {
 
     /// Starts a fold of a history whose reverts, in merge order, are `reverts`.
     ///
-    /// - Parameters:
-    ///   - reverts: the history's events, or only its reverts: they alone decide which
-    ///     events count (``cancelledEvents(in:)``).
-    ///   - initial: the state to fold onto, empty by default.
-    public init(
-      reverts: some Sequence<FoldEvent>,
-      startingFrom initial: JournalState = JournalState()
-    ) {
-      self.init(cancelled: Replayer.cancelledEvents(in: reverts), startingFrom: initial)
+    /// - Parameter reverts: the history's events, or only its reverts: they alone decide
+    ///   which events count (``cancelledEvents(in:)``).
+    public init(reverts: some Sequence<FoldEvent>) {
+      self.init(cancelled: Replayer.cancelledEvents(in: reverts))
     }
 
     /// Starts a fold of a history whose cancelled events are `cancelled`.
-    public init(cancelled: CancelledEvents, startingFrom initial: JournalState = JournalState()) {
-      state = initial
+    public init(cancelled: CancelledEvents) {
+      state = JournalState()
       self.cancelled = cancelled
     }
 

@@ -47,7 +47,7 @@ import Testing
     return appended
   }
 
-  /// The documents a rebuild of the journal at `url` writes (the manifest and checkpoint
+  /// The documents a rebuild of the journal at `url` writes (the manifest and the rebuild's record
   /// left out), by path.
   static func documents(_ url: URL) throws -> [String: Data] {
     let out = try makeTemporaryDirectory("fork-documents")
