@@ -39,7 +39,7 @@ enum ChartCommands {
     return ExitStatus.success
   }
 
-  /// What `read` answers from the saved state's exercise index, else from the whole history.
+  /// What `read` answers from the saved state's read models, else from the whole history.
   static func answered<T>(
     _ invocation: Invocation,
     _ read: (JournalSession) throws -> T

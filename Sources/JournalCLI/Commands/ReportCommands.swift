@@ -30,9 +30,8 @@ enum ReportCommands {
     ]
   ) { invocation in
     try invocation.expectPositionals(atMost: 0)
-    // From the saved state, one workout at a time; `--as-of` reads the history to its point.
-    func read(_ scope: StateScope) throws -> ReportContent {
-      let session = try JournalSession(invocation, scope: scope)
+    // From the saved state, one workout at a time (`--as-of` reads the whole history).
+    let content = try ChartCommands.answered(invocation) { session in
       let point = try AuditCommands.point(invocation, session)
       let since = try invocation.string("since").map {
         (date: try TimeParser.parse($0, now: session.now), text: $0)
@@ -41,12 +40,6 @@ enum ReportCommands {
         (date: try AuditCommands.untilTime($0, now: session.now), text: $0)
       }
       return try ReportContent(journal: session.journal, upTo: point, since: since, until: until)
-    }
-    let content: ReportContent
-    do {
-      content = try read(invocation.string("as-of") == nil ? StateScope(splits: false) : .all)
-    } catch is ScopeTooNarrow {
-      content = try read(.all)
     }
     let file = invocation.string("out") ?? "report.html"
     let page = ReportPage.render(content)

@@ -55,29 +55,10 @@ extension RunTerminalTests {
     // The rest of the workout, to its end.
     let tmux = try Tmux(command: "run \(options)", environment: Self.environment(journal))
     defer { tmux.close() }
-    try tmux.waitFor("> Plank")
-    try tmux.send("Enter")
-    try tmux.waitFor("WORK  'Plank'")
-    try tmux.send("Enter")
-    try tmux.waitFor("FINISH  'Plank'")
-    try tmux.send("Enter")
-    try tmux.waitFor("WORKOUT DONE")
-    try tmux.send("Enter")
-    let after = try tmux.waitFor("TERMINAL:")
-    #expect(after.contains("EXIT:0"), "\(after)")
+    try Self.runPlankToTheEnd(tmux)
 
     // The same workout typed as commands.
-    let typed = try Self.makePush(rest: 600)
-    for arguments in [
-      ["start", "Push"], ["done"], ["done", "--keep-open"], ["finish"], ["done", "Plank"],
-    ] {
-      let result = try Self.run(arguments, journal: typed)
-      #expect(result.status == 0, "\(arguments): \(result.err)")
-    }
-    let documents = try Self.documentsWithoutTimes(journal)
-    #expect(documents.map { $0.prefix(9) } == ["Splits: {", "Workouts:"])
-    #expect(try documents == Self.documentsWithoutTimes(typed))
-    #expect(try Self.exportWithoutTimes(journal) == Self.exportWithoutTimes(typed))
+    try Self.expectReadsAsTyped(journal, rest: 600)
     #expect(try Self.run(["verify"], journal: journal).status == 0)
   }
 

@@ -102,6 +102,40 @@ extension RunTerminalTests {
 // MARK: - In tmux
 
 extension RunTerminalTests {
+  /// Runs Plank, from the exercise list, through the end of the workout; returns the pane
+  /// once the command has exited (with status 0).
+  @discardableResult
+  static func runPlankToTheEnd(_ tmux: Tmux) throws -> String {
+    try tmux.waitFor("> Plank")
+    try tmux.send("Enter")
+    try tmux.waitFor("WORK  'Plank'")
+    try tmux.send("Enter")
+    try tmux.waitFor("FINISH  'Plank'")
+    try tmux.send("Enter")
+    try tmux.waitFor("WORKOUT DONE")
+    try tmux.send("Enter")
+    let after = try tmux.waitFor("TERMINAL:")
+    #expect(after.contains("EXIT:0"), "\(after)")
+    return after
+  }
+
+  /// Expects `journal`, a Push workout run through the flow, to read as the same workout
+  /// typed as commands in a Push journal resting `rest` seconds: the same documents (a
+  /// split and a workout) and export, apart from times and ids.
+  static func expectReadsAsTyped(_ journal: URL, rest: Int) throws {
+    let typed = try makePush(rest: rest)
+    for arguments in [
+      ["start", "Push"], ["done"], ["done", "--keep-open"], ["finish"], ["done", "Plank"],
+    ] {
+      let result = try run(arguments, journal: typed)
+      #expect(result.status == 0, "\(arguments): \(result.err)")
+    }
+    let documents = try documentsWithoutTimes(journal)
+    #expect(documents.map { $0.prefix(9) } == ["Splits: {", "Workouts:"])
+    #expect(try documents == documentsWithoutTimes(typed))
+    #expect(try exportWithoutTimes(journal) == exportWithoutTimes(typed))
+  }
+
   @Test(.enabled(if: Tmux.canRun, "tmux is not installed (WJ_REQUIRE_SHELLS=1 makes this fail)"))
   func aWholeWorkoutRunsInTmuxAndReadsAsTypedCommands() throws {
     let journal = try Self.makePush()
@@ -122,30 +156,11 @@ extension RunTerminalTests {
     try tmux.send("Enter")
     try tmux.waitFor("FINISH  'Bench'")
     try tmux.send("d")
-    try tmux.waitFor("> Plank")
-    try tmux.send("Enter")
-    try tmux.waitFor("WORK  'Plank'")
-    try tmux.send("Enter")
-    try tmux.waitFor("FINISH  'Plank'")
-    try tmux.send("Enter")
-    try tmux.waitFor("WORKOUT DONE")
-    try tmux.send("Enter")
-    let after = try tmux.waitFor("TERMINAL:")
-    #expect(after.contains("EXIT:0"), "\(after)")
+    let after = try Self.runPlankToTheEnd(tmux)
     // The terminal is back in its own mode: every setting as it was before.
     #expect(after.contains("TERMINAL:RESTORED"), "\(after)")
 
-    let typed = try Self.makePush()
-    for arguments in [
-      ["start", "Push"], ["done"], ["done", "--keep-open"], ["finish"], ["done", "Plank"],
-    ] {
-      let result = try Self.run(arguments, journal: typed)
-      #expect(result.status == 0, "\(arguments): \(result.err)")
-    }
-    let documents = try Self.documentsWithoutTimes(journal)
-    #expect(documents.map { $0.prefix(9) } == ["Splits: {", "Workouts:"])
-    #expect(try documents == Self.documentsWithoutTimes(typed))
-    #expect(try Self.exportWithoutTimes(journal) == Self.exportWithoutTimes(typed))
+    try Self.expectReadsAsTyped(journal, rest: 1)
     let status = try Self.run(["status"], journal: journal)
     #expect(status.out.contains("completed") && status.out.contains("work "), "\(status.out)")
     #expect(try Self.run(["verify"], journal: journal).status == 0)
