@@ -105,9 +105,6 @@ struct DeviceBranches: Sendable {
   /// For each copy read as a branch (by its ``Fork/file``): the segment of the record in
   /// common and the branch's lines, as a heal copies them into a branch file.
   var lines: [String: (segment: Int, bytes: [UInt8])] = [:]
-
-  /// Whether some branch is not held in the device's own files yet (a heal is due).
-  var needsHeal: Bool { forks.contains { !$0.isHeld } }
 }
 
 /// A segment's bytes and lines, read once for finding branches.

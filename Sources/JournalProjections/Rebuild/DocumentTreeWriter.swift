@@ -194,14 +194,6 @@ final class DocumentTreeWriter {
     }
   }
 
-  /// Creates an empty marker file durably.
-  func createMarker(_ relative: String) throws {
-    let descriptor = open(absolute(relative), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-    guard descriptor >= 0 else { throw failure("create", relative) }
-    close(descriptor)
-    try syncFolder(RelativePath.folder(of: relative))
-  }
-
   /// Syncs every folder written to since the last call.
   func syncFolders() throws {
     for folder in foldersToSync.sorted() where try entry(folder) == .folder {
