@@ -61,10 +61,10 @@ extension SavedState {
     return (decoded.filter { !quarantined.contains($0.stream) }, reverts)
   }
 
-  /// The workouts' streams in the order slices hand them on: those the catalogue lists, by
-  /// start then id (deleted ones included), then those it does not list (their starts were
-  /// undone), by name; none quarantined. `start` is nil for those the catalogue does not
-  /// list.
+  /// The workouts' streams in the order slices hand them on, none quarantined.
+  ///
+  /// First those the catalogue lists, by start then id (deleted ones included), then those
+  /// it does not list (their starts were undone), by name, with a nil `start`.
   func workoutStreams() throws -> [(stream: String, start: Int64?)] {
     let catalogue = try loadCatalogue()
     let listed = catalogue.values.sorted { ($0.start, $0.id) < ($1.start, $1.id) }
@@ -79,9 +79,9 @@ extension SavedState {
     return streams.filter { head.quarantined[$0.stream] == nil }
   }
 
-  /// The reverts held that name no event of a stream: those in no slice, decoded, in merge
-  /// order. `met` are the reverts the slices held; those of quarantined streams are left
-  /// out too.
+  /// The reverts held that name no event of a stream, decoded, in merge order.
+  ///
+  /// `met` are the reverts the slices held; those of quarantined streams are left out too.
   func looseReverts(met: Set<String>) throws -> [FoldEvent] {
     var met = met
     for stream in head.quarantined.keys {
