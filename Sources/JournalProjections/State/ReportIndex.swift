@@ -201,9 +201,10 @@ extension SavedState {
     }
   }
 
-  /// Where the change list ends now; a list that is missing or damaged is started again,
-  /// holding the lock (a write appends to it holding the lock). Nil when the state may only
-  /// be read and has no list.
+  /// Where the change list ends now; nil when the state may only be read and has no list.
+  ///
+  /// A list that is missing or damaged is started again, holding the lock (a write appends
+  /// to it holding the lock).
   private func listEnd() throws -> ChangeList.Position? {
     if let end = try ChangeList.end(in: files) { return end }
     guard !readOnly else { return nil }

@@ -10,6 +10,8 @@ extension Bench {
   ///   - status: the output of `journal status --json`, the latest workout.
   ///   - run: runs a `journal` command on the journal.
   /// - Returns: the latest workout's id and its first exercise.
+  /// - Throws: ``BenchError`` when the latest workout has no split, exercise or time; what
+  ///   `run` throws.
   static func startAfterTheLast(
     _ status: String,
     run: ([String]) throws -> String
