@@ -183,6 +183,13 @@ extension SavedState {
       if part == nil {
         let again = try readAgain(name)
         (part, sessionsRead[name]) = (again.part, again.sessions)
+        // Only the newest parts' sessions can be listed: those of a part with enough newer
+        // ones read are dropped.
+        var newer = 0
+        for held in order.filter({ sessionsRead[$0] != nil }).reversed() {
+          if newer >= ReportReads.listed { sessionsRead[held] = nil }
+          newer += sessionsRead[held]?.count ?? 0
+        }
       }
       guard let part else { continue }
       reads.merge(part.reads)
