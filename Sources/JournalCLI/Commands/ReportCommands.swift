@@ -30,7 +30,10 @@ enum ReportCommands {
     ]
   ) { invocation in
     try invocation.expectPositionals(atMost: 0)
-    // From the saved state, one workout at a time (`--as-of` reads the whole history).
+    let file = invocation.string("out") ?? "report.html"
+    // Before any read: a report that cannot be written leaves the saved state as it was.
+    try OwnerOnlyFile.check(invocation.resolve(file), example: "report.html")
+    // From the saved state's report index (`--as-of` reads the whole history).
     let content = try ChartCommands.answered(invocation) { session in
       let point = try AuditCommands.point(invocation, session)
       let since = try invocation.string("since").map {
@@ -41,7 +44,6 @@ enum ReportCommands {
       }
       return try ReportContent(journal: session.journal, upTo: point, since: since, until: until)
     }
-    let file = invocation.string("out") ?? "report.html"
     let page = ReportPage.render(content)
     try OwnerOnlyFile.write(page, to: invocation.resolve(file), example: "report.html")
     if invocation.wantsJSON {

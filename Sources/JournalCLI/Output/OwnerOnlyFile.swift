@@ -10,17 +10,33 @@ import Darwin
 /// Files a read writes for a person (a chart, a report): replaced atomically, readable by the
 /// owner only, as they hold personal training data.
 enum OwnerOnlyFile {
-  /// Writes `data` to `url` atomically, readable by the owner only.
-  ///
-  /// A temporary file beside it is renamed over it, so a reader sees the old file or the
-  /// new one, never a part. A directory is refused; `example` names a file in the hint.
-  static func write(_ data: Data, to url: URL, example: String) throws {
+  /// Throws the error ``write(_:to:example:)`` would for `url` when it is a folder or its
+  /// folder is missing or not writable: a command that reads before it writes checks first,
+  /// so that a refused one changes nothing.
+  static func check(_ url: URL, example: String) throws {
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
       isDirectory.boolValue
     {
       throw CommandError("'\(url.path)' is a directory", hint: "name a file, e.g. '\(example)'")
     }
+    let folder = url.deletingLastPathComponent()
+    guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory),
+      isDirectory.boolValue, FileManager.default.isWritableFile(atPath: folder.path)
+    else {
+      throw CommandError(
+        "cannot write '\(url.path)'",
+        hint: "check that '\(folder.path)' exists and is writable"
+      )
+    }
+  }
+
+  /// Writes `data` to `url` atomically, readable by the owner only.
+  ///
+  /// A temporary file beside it is renamed over it, so a reader sees the old file or the
+  /// new one, never a part. A directory is refused; `example` names a file in the hint.
+  static func write(_ data: Data, to url: URL, example: String) throws {
+    try check(url, example: example)
     let folder = url.deletingLastPathComponent()
     let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
     guard
