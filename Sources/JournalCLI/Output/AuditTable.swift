@@ -15,7 +15,9 @@ enum AuditTable {
     var dates = ZonedDates()
     for row in audit.rows { columns.measure(cells(row, dates: &dates)) }
     var lines: [String] = []
-    table(columns, width: width, isEmpty: audit.rows.isEmpty) { lines.append($0) } rows: { each in
+    table(columns, width: width, isEmpty: audit.rows.isEmpty) {
+      lines.append($0)
+    } rows: { each in
       for row in audit.rows { each(row) }
       return (audit.workoutTotals, audit.exerciseTotals)
     }

@@ -3,14 +3,14 @@ import Foundation
 /// JSON as the `--json` of every command prints it: pretty, keys sorted, slashes unescaped.
 enum JSONOutput {
   /// `value` as text, without a final newline; `{}` when it is not JSON.
-  static func text(_ value: Any) -> String {
-    let data =
-      (try? JSONSerialization.data(
-        withJSONObject: value,
-        options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-      ))
+  static func text(_ value: Any) -> String { String(decoding: data(value), as: UTF8.self) }
+
+  private static func data(_ value: Any) -> Data {
+    (try? JSONSerialization.data(
+      withJSONObject: value,
+      options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    ))
       ?? Data("{}".utf8)
-    return String(decoding: data, as: UTF8.self)
   }
 
   /// The string that stands for the array `name` in an object given to
@@ -42,7 +42,12 @@ enum JSONOutput {
       try arrays[name]? { element in
         if !first { out.write(",\n") }
         first = false
-        out.write(inner + text(element).replacingOccurrences(of: "\n", with: "\n" + inner))
+        var indented = Array(inner.utf8)
+        for byte in data(element) {
+          indented.append(byte)
+          if byte == UInt8(ascii: "\n") { indented += inner.utf8 }
+        }
+        out.write(String(decoding: indented, as: UTF8.self))
       }
       // An empty array is `[`, a blank line, `]`, as JSONSerialization prints it.
       out.write("\n" + indent + "]")

@@ -85,11 +85,16 @@ public struct Audit: Sendable, Hashable {
   struct Totals {
     private var perWorkout = AuditTotals.Grouping { ($0.workoutID, $0.splitName ?? "workout") }
     private var perExercise = AuditTotals.Grouping { ($0.exerciseKey, $0.exerciseKey) }
+    /// Whether ``workouts(timing:)`` is wanted: a reader that takes each workout's totals from
+    /// its own audit does not hold them twice.
+    private let countsWorkouts: Bool
+
+    init(countingWorkouts: Bool = true) { countsWorkouts = countingWorkouts }
 
     /// Counts `row`, unless it was reverted.
     mutating func add(_ row: AuditRow) {
       guard row.provenance != .reverted else { return }
-      perWorkout.add(row)
+      if countsWorkouts { perWorkout.add(row) }
       perExercise.add(row)
     }
 

@@ -106,8 +106,10 @@ package struct StreamedAudit {
       floor[index] = [earliest[index], floor[index + 1]].compactMap { $0 }.min()
     }
     var pending = RowHeap()
-    var totals = Audit.Totals()
-    var timings: [String: (duration: TimeInterval?, density: Double?)] = [:]
+    var totals = Audit.Totals(countingWorkouts: false)
+    // Each workout's totals, whole in its slice's audit, with the date of its first row
+    // counted: the order of the whole audit's.
+    var workouts: [(first: Date, totals: AuditTotals)] = []
     var read = 0
     func handOn(_ row: AuditRow) throws {
       totals.add(row)
@@ -126,7 +128,8 @@ package struct StreamedAudit {
         else { throw StreamedHistoryChanged(location: nil) }
         read += 1
         for workout in audit.workoutTotals {
-          timings[workout.key] = (workout.duration, workout.density)
+          let first = audit.rows.first { $0.workoutID == workout.key && $0.provenance != .reverted }
+          workouts.append((first?.date ?? .distantPast, workout))
         }
         for row in audit.rows { pending.insert(row) }
         while let first = pending.first, floor[read].map({ first.date < $0 }) ?? true {
@@ -136,7 +139,8 @@ package struct StreamedAudit {
     }
     guard read == earliest.count else { throw StreamedHistoryChanged(location: nil) }
     while !pending.isEmpty { try handOn(pending.removeFirst()) }
-    return (totals.workouts { timings[$0] }, totals.exercises)
+    workouts.sort { ($0.first, $0.totals.key) < ($1.first, $1.totals.key) }
+    return (workouts.map(\.totals), totals.exercises)
   }
 }
 
