@@ -100,8 +100,9 @@ enum AuditCommands {
   /// `audit` of the whole history read from the saved state a workout at a time
   /// (``StreamedAudit``), written as it is read: the same bytes as ``wholeAudit(_:session:)``.
   ///
-  /// The history is read twice (where each workout's rows start, then the rows), three times
-  /// for a table naming an exercise or split (their names first, then the table's widths).
+  /// The history is read twice for CSV (where each workout's rows start, then the rows),
+  /// three times for JSON and the table (then each workout's totals, in their order), once
+  /// more with `--exercise` or `--split` (their names first).
   static func streamedAudit(_ invocation: Invocation, session: JournalSession) throws -> Int32 {
     try invocation.expectPositionals(atMost: 0)
     let format = try auditFormat(invocation)
@@ -125,14 +126,9 @@ enum AuditCommands {
         if format == "table" { columns.measure(AuditTable.cells(row, dates: &dates)) }
       }
     }
-    guard let survey else { return ExitStatus.success }
+    guard var survey else { return ExitStatus.success }
     let out = ChunkedOutput(invocation.console)
     defer { out.flush() }
-    func rows(
-      _ each: (AuditRow) -> Void
-    ) throws -> (workouts: [AuditTotals], exercises: [AuditTotals]) {
-      try survey.forEachRow(of: journal, filter: filter, each)
-    }
     switch format {
     case "json":
       var object: [String: Any] = [
@@ -143,27 +139,40 @@ enum AuditCommands {
         ],
       ]
       DisplayUnit.label(&object)
-      var totals: (workouts: [AuditTotals], exercises: [AuditTotals]) = ([], [])
+      var exercises: [AuditTotals] = []
       try JSONOutput.write(
         object,
         arrays: [
-          "rows": { each in totals = try rows { each(AuditTable.json($0, dates: &dates)) } },
-          "exercises": { each in for t in totals.exercises { each(AuditTable.totals(t)) } },
-          "workouts": { each in for t in totals.workouts { each(AuditTable.workoutTotals(t)) } },
+          "rows": { each in
+            exercises = try survey.forEachRow(of: journal, filter: filter) {
+              each(AuditTable.json($0, dates: &dates))
+            }
+          },
+          "exercises": { each in for t in exercises { each(AuditTable.totals(t)) } },
+          "workouts": { each in
+            try survey.forEachWorkoutTotals(of: journal, filter: filter) {
+              each(AuditTable.workoutTotals($0))
+            }
+          },
         ],
         to: out
       )
     case "csv":
       out.write(AuditTable.csvHeader + "\r\n")
-      _ = try rows { out.write(AuditTable.csvLine($0, dates: &dates) + "\r\n") }
+      _ = try survey.forEachRow(of: journal, filter: filter) {
+        out.write(AuditTable.csvLine($0, dates: &dates) + "\r\n")
+      }
     default:
       try AuditTable.table(
         columns,
         width: invocation.console.width,
         isEmpty: survey.rowCount == 0,
-        line: out.print,
-        rows: rows
-      )
+        line: out.print
+      ) { each, workout in
+        try survey.forEachRow(of: journal, filter: filter, workoutTotals: workout, each)
+      } workouts: { each in
+        try survey.forEachWorkoutTotals(of: journal, filter: filter, each)
+      }
     }
     return ExitStatus.success
   }

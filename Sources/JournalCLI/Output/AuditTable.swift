@@ -17,9 +17,12 @@ enum AuditTable {
     var lines: [String] = []
     table(columns, width: width, isEmpty: audit.rows.isEmpty) {
       lines.append($0)
-    } rows: { each in
+    } rows: { each, workout in
       for row in audit.rows { each(row) }
-      return (audit.workoutTotals, audit.exerciseTotals)
+      for totals in audit.workoutTotals { workout(totals) }
+      return audit.exerciseTotals
+    } workouts: { each in
+      for totals in audit.workoutTotals { each(totals) }
     }
     return lines.joined(separator: "\n")
   }
@@ -31,13 +34,16 @@ enum AuditTable {
   ///   - width: the widest a line may be.
   ///   - isEmpty: whether there is no row.
   ///   - line: gets each line, without its newline.
-  ///   - rows: hands each row to its argument in order, and returns the totals.
+  ///   - rows: hands each row to its first argument in order, and each workout's totals to
+  ///     its second in any order; returns the totals per exercise.
+  ///   - workouts: hands each workout's totals to its argument in order.
   static func table(
     _ columns: TextTable.Columns,
     width: Int,
     isEmpty: Bool,
     line: @escaping (String) -> Void,
-    rows: ((AuditRow) -> Void) throws -> (workouts: [AuditTotals], exercises: [AuditTotals])
+    rows: (_ row: (AuditRow) -> Void, _ workout: (AuditTotals) -> Void) throws -> [AuditTotals],
+    workouts: ((AuditTotals) -> Void) throws -> Void
   ) rethrows {
     let layout = columns.layout(
       rightAligned: [3, 7, 8],
@@ -54,40 +60,45 @@ enum AuditTable {
     }
     var dates = ZonedDates()
     var unknownStart = false
-    let totals = try rows { row in
-      line(layout.line(cells(row, dates: &dates)))
-      if row.timing?.startedAt == nil && row.timing?.isFilledFromPlan == false {
-        unknownStart = true
-      }
-    }
-    if unknownStart {
-      line("? = the set's start was not recorded: its work and rest are unknown")
-    }
-    guard !totals.workouts.isEmpty else { return }
-    line("")
     let workoutCells = { (t: AuditTotals) in
       Array(totalCells(t).prefix(4))
         + [TimingText.clock(t.duration), TimingText.density(t.density), t.key]
     }
-    var workouts = TextTable.Columns(
+    var workoutColumns = TextTable.Columns(
       headers: ["Workout", "Sets", "Reps", "Volume", "Duration", "Density", "Id"]
     )
-    for t in totals.workouts { workouts.measure(workoutCells(t)) }
-    let workoutLayout = workouts.layout(
+    var anyWorkout = false
+    let exercises = try rows(
+      { row in
+        line(layout.line(cells(row, dates: &dates)))
+        if row.timing?.startedAt == nil && row.timing?.isFilledFromPlan == false {
+          unknownStart = true
+        }
+      },
+      { totals in
+        anyWorkout = true
+        workoutColumns.measure(workoutCells(totals))
+      }
+    )
+    if unknownStart {
+      line("? = the set's start was not recorded: its work and rest are unknown")
+    }
+    guard anyWorkout else { return }
+    line("")
+    let workoutLayout = workoutColumns.layout(
       rightAligned: [1, 2, 3, 4, 5],
       shrinkable: [0],
       droppable: [6, 5],
       width: width
     )
-    line(workoutLayout.line(workouts.headers))
+    line(workoutLayout.line(workoutColumns.headers))
     line(workoutLayout.rule)
-    for t in totals.workouts { line(workoutLayout.line(workoutCells(t))) }
+    try workouts { line(workoutLayout.line(workoutCells($0))) }
     line("")
-    let exerciseRows = totals.exercises.map { Array(totalCells($0).prefix(4)) }
     line(
       TextTable.render(
         headers: ["Exercise", "Sets", "Reps", "Volume"],
-        rows: exerciseRows,
+        rows: exercises.map { Array(totalCells($0).prefix(4)) },
         rightAligned: [1, 2, 3],
         shrinkable: [0],
         width: width

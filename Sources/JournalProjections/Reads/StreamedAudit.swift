@@ -25,6 +25,9 @@ package struct StreamedAudit {
   package private(set) var rowCount = 0
   /// The date of each slice's earliest row, nil for a slice without one.
   private var earliest: [Date?] = []
+  /// The date of the first row counted of each slice's workouts, once the rows were read
+  /// (``forEachRow(of:filter:workoutTotals:_:)``): where their totals start.
+  private var firstRowCounted: [Date?] = []
 
   /// The exercise and split names of the whole history, gathered slice by slice, resolved as
   /// ``JournalState/exerciseName(_:)`` and ``JournalState/splitName(_:)`` resolve them.
@@ -89,93 +92,152 @@ package struct StreamedAudit {
   ///   - journal: the journal surveyed.
   ///   - filter: the filter surveyed, or one that admits no row it does not (the same, with
   ///     names added).
+  ///   - workoutTotals: sees each workout's totals, as ``Audit/workoutTotals`` gives them but
+  ///     not in their order (``forEachWorkoutTotals(of:filter:_:)`` hands them on in order).
   ///   - body: gets each row.
-  /// - Returns: the totals of the rows handed on, as ``Audit/workoutTotals`` and
-  ///   ``Audit/exerciseTotals`` give them.
+  /// - Returns: the totals per exercise of the rows handed on, as ``Audit/exerciseTotals``.
   /// - Throws: what `body` throws; ``StreamedHistoryChanged`` when the slices are not those
   ///   surveyed, or the saved state turned out damaged: rows were handed on, so the read
   ///   cannot start again on the whole history as a first reading can (``ScopeTooNarrow``).
-  package func forEachRow(
+  package mutating func forEachRow(
     of journal: Journal,
     filter: AuditFilter,
+    workoutTotals: (AuditTotals) -> Void = { _ in },
     _ body: (AuditRow) throws -> Void
-  ) throws -> (workouts: [AuditTotals], exercises: [AuditTotals]) {
-    // The earliest row of the slices from each one on: a row before it can go.
-    var floor = [Date?](repeating: nil, count: earliest.count + 1)
-    for index in earliest.indices.reversed() {
-      floor[index] = [earliest[index], floor[index + 1]].compactMap { $0 }.min()
-    }
-    var pending = RowHeap()
+  ) throws -> [AuditTotals] {
     var totals = Audit.Totals(countingWorkouts: false)
-    // Each workout's totals, whole in its slice's audit, with the date of its first row
-    // counted: the order of the whole audit's.
-    var workouts: [(first: Date, totals: AuditTotals)] = []
-    var read = 0
-    func handOn(_ row: AuditRow) throws {
+    var firstTotals: [Date?] = []
+    try inOrder(
+      of: journal,
+      filter: filter,
+      floors: earliest,
+      items: { audit in
+        firstTotals.append(Self.firstRows(of: audit).values.min())
+        for workout in audit.workoutTotals { workoutTotals(workout) }
+        return audit.rows
+      },
+      date: \.date,
+      precedes: AuditRow.precedes
+    ) { row in
       totals.add(row)
       try body(row)
     }
+    firstRowCounted = firstTotals
+    return totals.exercises
+  }
+
+  /// Reads every slice a third time, after ``forEachRow(of:filter:workoutTotals:_:)``, and
+  /// hands on each workout's totals in the order of ``Audit/workoutTotals``: by the
+  /// workout's first row counted, as the rows were handed on. Memory holds the totals not
+  /// yet handed on, not every workout's.
+  ///
+  /// - Parameters:
+  ///   - journal: the journal read.
+  ///   - filter: the filter the rows were read with.
+  ///   - body: gets each workout's totals.
+  /// - Throws: as ``forEachRow(of:filter:workoutTotals:_:)``.
+  package func forEachWorkoutTotals(
+    of journal: Journal,
+    filter: AuditFilter,
+    _ body: (AuditTotals) throws -> Void
+  ) throws {
+    try inOrder(
+      of: journal,
+      filter: filter,
+      floors: firstRowCounted,
+      items: { audit in
+        let firsts = Self.firstRows(of: audit)
+        return audit.workoutTotals.compactMap { totals in
+          firsts[totals.key].map { (first: $0, totals: totals) }
+        }
+      },
+      date: \.first,
+      precedes: { ($0.first, $0.totals.key) < ($1.first, $1.totals.key) }
+    ) { try body($0.totals) }
+  }
+
+  /// The date of each workout's first row that its totals count (not reverted), by id.
+  private static func firstRows(of audit: Audit) -> [String: Date] {
+    var firsts: [String: Date] = [:]
+    for row in audit.rows where row.provenance != .reverted && firsts[row.workoutID] == nil {
+      firsts[row.workoutID] = row.date
+    }
+    return firsts
+  }
+
+  /// Reads every slice again and hands on the items `items` takes from each slice's audit in
+  /// the order `precedes` gives, each as soon as no slice still to come holds an earlier one:
+  /// no item of a slice has a `date` before its `floors` entry.
+  private func inOrder<Item>(
+    of journal: Journal,
+    filter: AuditFilter,
+    floors: [Date?],
+    items: (Audit) -> [Item],
+    date: (Item) -> Date,
+    precedes: @escaping (Item, Item) -> Bool,
+    _ body: (Item) throws -> Void
+  ) throws {
+    // The floor of the slices from each one on: an item before it can go.
+    var rest = [Date?](repeating: nil, count: floors.count + 1)
+    for index in floors.indices.reversed() {
+      rest[index] = [floors[index], rest[index + 1]].compactMap { $0 }.min()
+    }
+    var pending = Heap(by: precedes)
+    var read = 0
     do {
-      try readAgain()
+      try journal.forEachSlice { state, events, _ in
+        let taken = items(Audit(state: state, history: events, filter: filter))
+        guard read < floors.count,
+          taken.allSatisfy({ item in floors[read].map { date(item) >= $0 } ?? false })
+        else { throw StreamedHistoryChanged(location: nil) }
+        read += 1
+        for item in taken { pending.insert(item) }
+        while let first = pending.first, rest[read].map({ date(first) < $0 }) ?? true {
+          try body(pending.removeFirst())
+        }
+      }
     } catch is ScopeTooNarrow {
       throw StreamedHistoryChanged(location: nil)
     }
-    func readAgain() throws {
-      try journal.forEachSlice { state, events, _ in
-        let audit = Audit(state: state, history: events, filter: filter)
-        guard read < earliest.count,
-          audit.rows.first.map({ row in earliest[read].map { row.date >= $0 } ?? false }) ?? true
-        else { throw StreamedHistoryChanged(location: nil) }
-        read += 1
-        for workout in audit.workoutTotals {
-          let first = audit.rows.first { $0.workoutID == workout.key && $0.provenance != .reverted }
-          workouts.append((first?.date ?? .distantPast, workout))
-        }
-        for row in audit.rows { pending.insert(row) }
-        while let first = pending.first, floor[read].map({ first.date < $0 }) ?? true {
-          try handOn(pending.removeFirst())
-        }
-      }
-    }
-    guard read == earliest.count else { throw StreamedHistoryChanged(location: nil) }
-    while !pending.isEmpty { try handOn(pending.removeFirst()) }
-    workouts.sort { ($0.first, $0.totals.key) < ($1.first, $1.totals.key) }
-    return (workouts.map(\.totals), totals.exercises)
+    guard read == floors.count else { throw StreamedHistoryChanged(location: nil) }
+    while !pending.isEmpty { try body(pending.removeFirst()) }
   }
 }
 
-/// Rows waiting to be handed on, the first by ``AuditRow/precedes(_:_:)`` on top: a binary
-/// heap.
-private struct RowHeap {
-  private var rows: [AuditRow] = []
+/// Items waiting to be handed on, the first by `precedes` on top: a binary heap.
+private struct Heap<Item> {
+  private var items: [Item] = []
+  private let precedes: (Item, Item) -> Bool
 
-  var isEmpty: Bool { rows.isEmpty }
-  var first: AuditRow? { rows.first }
+  init(by precedes: @escaping (Item, Item) -> Bool) { self.precedes = precedes }
 
-  mutating func insert(_ row: AuditRow) {
-    rows.append(row)
-    var child = rows.count - 1
+  var isEmpty: Bool { items.isEmpty }
+  var first: Item? { items.first }
+
+  mutating func insert(_ item: Item) {
+    items.append(item)
+    var child = items.count - 1
     while child > 0 {
       let parent = (child - 1) / 2
-      guard AuditRow.precedes(rows[child], rows[parent]) else { break }
-      rows.swapAt(child, parent)
+      guard precedes(items[child], items[parent]) else { break }
+      items.swapAt(child, parent)
       child = parent
     }
   }
 
-  /// Takes the first row out; the heap must not be empty.
-  mutating func removeFirst() -> AuditRow {
-    rows.swapAt(0, rows.count - 1)
-    let first = rows.removeLast()
+  /// Takes the first item out; the heap must not be empty.
+  mutating func removeFirst() -> Item {
+    items.swapAt(0, items.count - 1)
+    let first = items.removeLast()
     var parent = 0
     while true {
       var least = parent
       for child in [2 * parent + 1, 2 * parent + 2]
-      where child < rows.count && AuditRow.precedes(rows[child], rows[least]) {
+      where child < items.count && precedes(items[child], items[least]) {
         least = child
       }
       guard least != parent else { return first }
-      rows.swapAt(parent, least)
+      items.swapAt(parent, least)
       parent = least
     }
   }

@@ -214,7 +214,7 @@ import Darwin
       (nil, nil, "Bench Press", "push"), (nil, nil, "dips", nil),
     ] as [(Date?, Date?, String?, String?)] {
       var filter = AuditFilter(since: since, until: until)
-      let survey = try StreamedAudit(journal: scoped, filter: filter)
+      var survey = try StreamedAudit(journal: scoped, filter: filter)
       var names = filter
       names.exercise = try? exercise.map { try whole.exerciseName($0) }
       names.split = try? split.map { try whole.splitName($0) }
@@ -226,11 +226,19 @@ import Darwin
       )
       filter = names
       var rows: [AuditRow] = []
-      let totals = try survey.forEachRow(of: scoped, filter: filter) { rows.append($0) }
+      var unordered: [AuditTotals] = []
+      let exercises = try survey.forEachRow(
+        of: scoped,
+        filter: filter,
+        workoutTotals: { unordered.append($0) }
+      ) { rows.append($0) }
+      var workouts: [AuditTotals] = []
+      try survey.forEachWorkoutTotals(of: scoped, filter: filter) { workouts.append($0) }
       let expected = Audit(state: whole, history: full.history, filter: filter)
       #expect(
-        rows == expected.rows && totals.workouts == expected.workoutTotals
-          && totals.exercises == expected.exerciseTotals,
+        rows == expected.rows && workouts == expected.workoutTotals
+          && exercises == expected.exerciseTotals
+          && Set(unordered) == Set(expected.workoutTotals) && unordered.count == workouts.count,
         "audit \(filter): \(context)",
         sourceLocation: sourceLocation
       )
