@@ -110,23 +110,28 @@ enum AuditCommands {
     let exercise = invocation.string("exercise")
     let split = invocation.string("split")
     // Names are resolved among the whole history's, which a first reading gathers.
-    var survey =
+    let named =
       exercise == nil && split == nil
       ? nil : try StreamedAudit(journal: journal, filter: AuditFilter())
     let filter = AuditFilter(
-      exercise: try exercise.map { try survey?.names.exerciseName($0) ?? $0 },
-      split: try split.map { try survey?.names.splitName($0) ?? $0 },
+      exercise: try named.flatMap { audit in try exercise.map { try audit.names.exerciseName($0) }
+      },
+      split: try named.flatMap { audit in try split.map { try audit.names.splitName($0) } },
       since: try invocation.string("since").map { try TimeParser.parse($0, now: session.now) },
       until: try invocation.string("until").map { try untilTime($0, now: session.now) }
     )
     var columns = TextTable.Columns(headers: AuditTable.headers)
     var dates = ZonedDates()
-    if survey == nil || format == "table" {
+    // The names' reading tells where rows start for any narrower filter, but the table's
+    // widths are those of the rows the filter keeps.
+    var survey: StreamedAudit
+    if let named, format != "table" {
+      survey = named
+    } else {
       survey = try StreamedAudit(journal: journal, filter: filter) { row in
         if format == "table" { columns.measure(AuditTable.cells(row, dates: &dates)) }
       }
     }
-    guard var survey else { return ExitStatus.success }
     let out = ChunkedOutput(invocation.console)
     defer { out.flush() }
     switch format {
