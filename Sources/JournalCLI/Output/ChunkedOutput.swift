@@ -1,5 +1,7 @@
-/// Standard output gathered into writes of about 64 KiB: a command that streams many short
-/// lines makes few system calls. ``flush()`` writes what is left.
+/// Standard output gathered into writes of about 64 KiB.
+///
+/// A command that streams many short lines makes few system calls. ``flush()`` writes what
+/// is left.
 final class ChunkedOutput {
   private let console: Console
   private var chunk = ""

@@ -117,19 +117,21 @@ package struct StreamedAudit {
         return audit.rows
       },
       date: \.date,
-      precedes: AuditRow.precedes
-    ) { row in
-      totals.add(row)
-      try body(row)
-    }
+      precedes: AuditRow.precedes,
+      body: { row in
+        totals.add(row)
+        try body(row)
+      }
+    )
     firstRowCounted = firstTotals
     return totals.exercises
   }
 
-  /// Reads every slice a third time, after ``forEachRow(of:filter:workoutTotals:_:)``, and
-  /// hands on each workout's totals in the order of ``Audit/workoutTotals``: by the
-  /// workout's first row counted, as the rows were handed on. Memory holds the totals not
-  /// yet handed on, not every workout's.
+  /// Reads every slice a third time and hands on each workout's totals in their order.
+  ///
+  /// Called after ``forEachRow(of:filter:workoutTotals:_:)``, it gives the order of
+  /// ``Audit/workoutTotals``: by each workout's first row counted, as the rows were handed
+  /// on. Memory holds the totals not yet handed on, not every workout's.
   ///
   /// - Parameters:
   ///   - journal: the journal read.
@@ -152,8 +154,9 @@ package struct StreamedAudit {
         }
       },
       date: \.first,
-      precedes: { ($0.first, $0.totals.key) < ($1.first, $1.totals.key) }
-    ) { try body($0.totals) }
+      precedes: { ($0.first, $0.totals.key) < ($1.first, $1.totals.key) },
+      body: { try body($0.totals) }
+    )
   }
 
   /// The date of each workout's first row that its totals count (not reverted), by id.
@@ -175,7 +178,7 @@ package struct StreamedAudit {
     items: (Audit) -> [Item],
     date: (Item) -> Date,
     precedes: @escaping (Item, Item) -> Bool,
-    _ body: (Item) throws -> Void
+    body: (Item) throws -> Void
   ) throws {
     // The floor of the slices from each one on: an item before it can go.
     var rest = [Date?](repeating: nil, count: floors.count + 1)

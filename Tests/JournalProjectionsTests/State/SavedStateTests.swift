@@ -230,8 +230,9 @@ import Darwin
       let exercises = try survey.forEachRow(
         of: scoped,
         filter: filter,
-        workoutTotals: { unordered.append($0) }
-      ) { rows.append($0) }
+        workoutTotals: { unordered.append($0) },
+        { rows.append($0) }
+      )
       var workouts: [AuditTotals] = []
       try survey.forEachWorkoutTotals(of: scoped, filter: filter) { workouts.append($0) }
       let expected = Audit(state: whole, history: full.history, filter: filter)
