@@ -37,6 +37,30 @@ import Testing
     )
   }
 
+  /// A file of the saved state damaged in the middle of the workouts: the read that meets it
+  /// goes on from the whole history, and prints the same bytes.
+  @Test(arguments: [["export"], ["audit", "--json"], ["audit"]])
+  func aDamagedStateFileChangesNothingPrinted(_ arguments: [String]) throws {
+    let journal = try Self.sampleCopy()
+    let cli = try CLIHarness()
+    cli.environment["WORKOUT_JOURNAL"] = journal.path
+    let whole = cli.run(arguments + ["--as-of", "2099-01-01"])
+    #expect(cli.run(arguments).out == whole.out)
+    let streams = journal.appendingPathComponent(".journal-state/streams")
+    let names = try FileManager.default.contentsOfDirectory(atPath: streams.path)
+      .filter { $0.hasPrefix("workout-") }.sorted()
+    let file = streams.appendingPathComponent(try #require(names.dropFirst(names.count / 2).first))
+    var bytes = try Data(contentsOf: file)
+    bytes[bytes.count / 2] ^= 0x20
+    try bytes.write(to: file)
+    let streamed = cli.run(arguments)
+    #expect(streamed.status == 0, "\(streamed.err)")
+    #expect(
+      streamed.out == whole.out,
+      "\(arguments):\n\(firstDifference(Data(streamed.out.utf8), Data(whole.out.utf8)))"
+    )
+  }
+
   /// A name that names nothing is refused before anything is written.
   @Test func anUnknownExerciseIsRefusedBeforeAnyOutput() throws {
     let cli = try CLIHarness()
