@@ -63,13 +63,7 @@ extension Invocation {
 
   /// Prints `value` as JSON (sorted keys, pretty) when `--json` was given.
   func printJSON(_ value: Any) {
-    let data =
-      (try? JSONSerialization.data(
-        withJSONObject: value,
-        options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-      ))
-      ?? Data("{}".utf8)
-    console.print(String(decoding: data, as: UTF8.self))
+    console.print(JSONOutput.text(value))
   }
 }
 

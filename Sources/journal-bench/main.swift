@@ -3,17 +3,19 @@ import Foundation
 // journal-bench: every scenario is measured side by side with its baseline in the same run
 // and reported as a ratio. See docs/Performance.md.
 
-// A go-between for B12: runs a command, prints what it printed, then its peak resident set in
-// kilobytes on a last line of its own. A child's peak includes the memory it shared with its
-// parent until it started the command, so the commands are started from this fresh, small
-// process rather than from the benchmark, which holds far more.
+// A go-between for B12: runs a command, drops what it printed (`audit` and `export` print
+// hundreds of megabytes at 1M), then prints its peak resident set in kilobytes. A child's
+// peak includes the memory it shared with its parent until it started the command, so the
+// commands are started from this fresh, small process rather than from the benchmark, which
+// holds far more.
 if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == "--peak-rss" {
   do {
-    let (output, peak) = try Bench.runMeasured(
+    let (_, peak) = try Bench.runMeasured(
       URL(fileURLWithPath: CommandLine.arguments[2]),
-      Array(CommandLine.arguments.dropFirst(3))
+      Array(CommandLine.arguments.dropFirst(3)),
+      keepingOutput: false
     )
-    print(output + "\npeak-rss \(peak)")
+    print("peak-rss \(peak)")
     exit(0)
   } catch {
     FileHandle.standardError.write(Data("journal-bench: \(error)\n".utf8))

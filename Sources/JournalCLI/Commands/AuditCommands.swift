@@ -46,12 +46,33 @@ enum AuditCommands {
       asOf,
     ]
   ) { invocation in
-    let session = try JournalSession(invocation)
-    try invocation.expectPositionals(atMost: 0)
+    guard invocation.string("as-of") == nil else {
+      return try wholeAudit(invocation, session: JournalSession(invocation))
+    }
+    do {
+      return try streamedAudit(
+        invocation,
+        session: JournalSession(invocation, scope: StateScope(splits: false))
+      )
+    } catch is ScopeTooNarrow {
+      return try wholeAudit(invocation, session: JournalSession(invocation, scope: .all))
+    }
+  }
+
+  /// `audit`'s format, checked.
+  static func auditFormat(_ invocation: Invocation) throws -> String {
     let format = invocation.wantsJSON ? "json" : invocation.string("format") ?? "table"
     guard ["table", "csv", "json"].contains(format) else {
       throw UsageError("unknown format '\(format)': use table, csv or json")
     }
+    return format
+  }
+
+  /// `audit` of a history held whole: as of a point (`--as-of`), or when the saved state
+  /// cannot answer.
+  static func wholeAudit(_ invocation: Invocation, session: JournalSession) throws -> Int32 {
+    try invocation.expectPositionals(atMost: 0)
+    let format = try auditFormat(invocation)
     let point = try point(invocation, session)
     let state = session.journal.state(upTo: point)
     let filter = AuditFilter(
@@ -72,6 +93,91 @@ enum AuditCommands {
       invocation.printJSON(object)
     case "csv": invocation.console.write(AuditTable.csv(result.rows))
     default: invocation.console.print(AuditTable.render(result, width: invocation.console.width))
+    }
+    return ExitStatus.success
+  }
+
+  /// `audit` of the whole history read from the saved state a workout at a time
+  /// (``StreamedAudit``), written as it is read: the same bytes as ``wholeAudit(_:session:)``.
+  ///
+  /// The history is read twice for CSV (where each workout's rows start, then the rows),
+  /// three times for JSON and the table (then each workout's totals, in their order), once
+  /// more with `--exercise` or `--split` (their names first).
+  static func streamedAudit(_ invocation: Invocation, session: JournalSession) throws -> Int32 {
+    try invocation.expectPositionals(atMost: 0)
+    let format = try auditFormat(invocation)
+    let journal = session.journal
+    let exercise = invocation.string("exercise")
+    let split = invocation.string("split")
+    // Names are resolved among the whole history's, which a first reading gathers.
+    let named =
+      exercise == nil && split == nil
+      ? nil : try StreamedAudit(journal: journal, filter: AuditFilter())
+    let filter = AuditFilter(
+      exercise: try named.flatMap { audit in try exercise.map { try audit.names.exerciseName($0) }
+      },
+      split: try named.flatMap { audit in try split.map { try audit.names.splitName($0) } },
+      since: try invocation.string("since").map { try TimeParser.parse($0, now: session.now) },
+      until: try invocation.string("until").map { try untilTime($0, now: session.now) }
+    )
+    var columns = TextTable.Columns(headers: AuditTable.headers)
+    var dates = ZonedDates()
+    // The names' reading tells where rows start for any narrower filter, but the table's
+    // widths are those of the rows the filter keeps.
+    var survey: StreamedAudit
+    if let named, format != "table" {
+      survey = named
+    } else {
+      survey = try StreamedAudit(journal: journal, filter: filter) { row in
+        if format == "table" { columns.measure(AuditTable.cells(row, dates: &dates)) }
+      }
+    }
+    let out = ChunkedOutput(invocation.console)
+    defer { out.flush() }
+    switch format {
+    case "json":
+      var object: [String: Any] = [
+        "rows": JSONOutput.placeholder("rows"),
+        "totals": [
+          "workouts": JSONOutput.placeholder("workouts"),
+          "exercises": JSONOutput.placeholder("exercises"),
+        ],
+      ]
+      DisplayUnit.label(&object)
+      var exercises: [AuditTotals] = []
+      try JSONOutput.write(
+        object,
+        arrays: [
+          "rows": { each in
+            exercises = try survey.forEachRow(of: journal, filter: filter) {
+              each(AuditTable.json($0, dates: &dates))
+            }
+          },
+          "exercises": { each in for t in exercises { each(AuditTable.totals(t)) } },
+          "workouts": { each in
+            try survey.forEachWorkoutTotals(of: journal, filter: filter) {
+              each(AuditTable.workoutTotals($0))
+            }
+          },
+        ],
+        to: out
+      )
+    case "csv":
+      out.write(AuditTable.csvHeader + "\r\n")
+      _ = try survey.forEachRow(of: journal, filter: filter) {
+        out.write(AuditTable.csvLine($0, dates: &dates) + "\r\n")
+      }
+    default:
+      try AuditTable.table(
+        columns,
+        width: invocation.console.width,
+        isEmpty: survey.rowCount == 0,
+        line: out.print
+      ) { each, workout in
+        try survey.forEachRow(of: journal, filter: filter, workoutTotals: workout, each)
+      } workouts: { each in
+        try survey.forEachWorkoutTotals(of: journal, filter: filter, each)
+      }
     }
     return ExitStatus.success
   }

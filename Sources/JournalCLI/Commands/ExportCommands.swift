@@ -26,12 +26,51 @@ enum ExportCommands {
       OptionSpec("as-of", value: "EVENT|TIME", help: "Export the journal as it was then"),
     ]
   ) { invocation in
+    let format = invocation.string("format") ?? "csv"
+    guard invocation.string("as-of") == nil, ["csv", "ndjson"].contains(format) else {
+      return try wholeExport(invocation, format: format)
+    }
+    let session = try JournalSession(invocation, scope: StateScope(splits: false))
+    try invocation.expectPositionals(atMost: 0)
+    let out = ChunkedOutput(invocation.console)
+    defer { out.flush() }
+    if format == "ndjson" {
+      // The files read again in merge order, the cancelled events known from a first scan.
+      let history = try StreamedHistory(store: session.store)
+      try history.forEachEvent { e in
+        if history.cancelled[e.storedID] == nil { out.print(try ndjson(e)) }
+      }
+      return ExitStatus.success
+    }
+    out.write(strongColumns.joined(separator: ",") + "\r\n")
+    // The slices hand on the workouts in the order of `liveWorkouts`: by start, then id.
+    var last: (start: Date, id: String)?
+    do {
+      try session.journal.forEachSlice { state, _, _ in
+        for workout in state.liveWorkouts {
+          for line in csvLines(workout) { out.write(line + "\r\n") }
+          last = (workout.document.start, workout.document.id)
+        }
+      }
+    } catch is ScopeTooNarrow {
+      // A damaged file of the saved state: the rest from the whole history.
+      let whole = try JournalSession(invocation, scope: .all).state()
+      for workout in whole.liveWorkouts
+      where last.map({ $0 < (workout.document.start, workout.document.id) }) ?? true {
+        for line in csvLines(workout) { out.write(line + "\r\n") }
+      }
+    }
+    return ExitStatus.success
+  }
+
+  /// `export` of a history held whole: as of a point (`--as-of`).
+  static func wholeExport(_ invocation: Invocation, format: String) throws -> Int32 {
     let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 0)
     let point = try invocation.string("as-of").map {
       try Points.parse($0, in: session.journal, now: session.now)
     }
-    switch invocation.string("format") ?? "csv" {
+    switch format {
     case "csv":
       invocation.console.write(csv(session.journal.state(upTo: point)))
     case "ndjson":
@@ -48,29 +87,33 @@ enum ExportCommands {
 
   /// One row per effective set, in Strong's columns.
   static func csv(_ state: JournalState) -> String {
-    var lines = [strongColumns.joined(separator: ",")]
-    for workout in state.liveWorkouts {
-      let d = workout.document
-      let format = DateFormatter()
-      format.locale = Locale(identifier: "en_US_POSIX")
-      format.calendar = Calendar(identifier: .gregorian)
-      format.timeZone = workout.timeZone
-      format.dateFormat = "yyyy-MM-dd HH:mm:ss"
-      let date = format.string(from: d.start)
-      let length = WorkoutTiming(of: workout).duration.map(duration) ?? ""
-      for log in d.logs {
-        for (index, entry) in log.effectiveSetEntries.enumerated() {
-          let fields = [
-            date, d.splitName ?? "Workout", length, log.exerciseName, String(index + 1),
-            entry.weight.map(WeightUnit.number) ?? (log.loadType == .none ? "0" : ""),
-            entry.reps.map(String.init) ?? "", "0", entry.seconds.map(String.init) ?? "0",
-            log.notes ?? "", "", "",
-          ]
-          lines.append(fields.map(AuditTable.csvField).joined(separator: ","))
-        }
+    let lines = [strongColumns.joined(separator: ",")] + state.liveWorkouts.flatMap(csvLines)
+    return lines.joined(separator: "\r\n") + "\r\n"
+  }
+
+  /// The rows of one workout's effective sets, without their line ends.
+  static func csvLines(_ workout: WorkoutState) -> [String] {
+    var lines: [String] = []
+    let d = workout.document
+    let format = DateFormatter()
+    format.locale = Locale(identifier: "en_US_POSIX")
+    format.calendar = Calendar(identifier: .gregorian)
+    format.timeZone = workout.timeZone
+    format.dateFormat = "yyyy-MM-dd HH:mm:ss"
+    let date = format.string(from: d.start)
+    let length = WorkoutTiming(of: workout).duration.map(duration) ?? ""
+    for log in d.logs {
+      for (index, entry) in log.effectiveSetEntries.enumerated() {
+        let fields = [
+          date, d.splitName ?? "Workout", length, log.exerciseName, String(index + 1),
+          entry.weight.map(WeightUnit.number) ?? (log.loadType == .none ? "0" : ""),
+          entry.reps.map(String.init) ?? "", "0", entry.seconds.map(String.init) ?? "0",
+          log.notes ?? "", "", "",
+        ]
+        lines.append(fields.map(AuditTable.csvField).joined(separator: ","))
       }
     }
-    return lines.joined(separator: "\r\n") + "\r\n"
+    return lines
   }
 
   /// `1h 2m`, `47m`, as Strong writes durations.

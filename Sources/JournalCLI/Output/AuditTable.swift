@@ -11,67 +11,117 @@ enum AuditTable {
 
   /// The table of `audit`, at most `width` columns wide, then the totals.
   static func render(_ audit: Audit, width: Int) -> String {
+    var columns = TextTable.Columns(headers: headers)
     var dates = ZonedDates()
-    let cells = audit.rows.map { row in
-      [
-        dates.minute(row.date, in: row.timeZone),
-        row.splitName ?? String(row.workoutID.prefix(10)),
-        row.libraryName.map { $0 == row.exercise ? row.exercise : "\(row.exercise) (\($0))" }
-          ?? row.exercise,
-        row.setNumber.map(String.init) ?? "-",
-        SetText.values(row.planned, row.loadType),
-        SetText.values(row.actual, row.loadType),
-        SetText.deviation(row.deviation),
-        TimingText.rest(row.timing),
-        TimingText.work(row.timing),
-        row.device,
-        provenance(row, dates: &dates),
-      ]
-    }
-    var lines = [
-      TextTable.render(
-        headers: headers,
-        rows: cells,
-        rightAligned: [3, 7, 8],
-        shrinkable: [1, 2, 6, 10],
-        droppable: [1, 9, 4, 8, 7],
-        minimums: [10: 16],
-        width: width
-      )
-    ]
-    if audit.rows.contains(where: {
-      $0.timing?.startedAt == nil && $0.timing?.isFilledFromPlan == false
-    }) {
-      lines.append("? = the set's start was not recorded: its work and rest are unknown")
-    }
-    if audit.rows.isEmpty { lines = ["no sets match"] }
-    if !audit.workoutTotals.isEmpty {
-      lines.append("")
-      lines.append(
-        TextTable.render(
-          headers: ["Workout", "Sets", "Reps", "Volume", "Duration", "Density", "Id"],
-          rows: audit.workoutTotals.map { t in
-            Array(totalCells(t).prefix(4))
-              + [TimingText.clock(t.duration), TimingText.density(t.density), t.key]
-          },
-          rightAligned: [1, 2, 3, 4, 5],
-          shrinkable: [0],
-          droppable: [6, 5],
-          width: width
-        )
-      )
-      lines.append("")
-      lines.append(
-        TextTable.render(
-          headers: ["Exercise", "Sets", "Reps", "Volume"],
-          rows: audit.exerciseTotals.map { Array(totalCells($0).prefix(4)) },
-          rightAligned: [1, 2, 3],
-          shrinkable: [0],
-          width: width
-        )
-      )
+    for row in audit.rows { columns.measure(cells(row, dates: &dates)) }
+    var lines: [String] = []
+    table(columns, width: width, isEmpty: audit.rows.isEmpty) {
+      lines.append($0)
+    } rows: { each, workout in
+      for row in audit.rows { each(row) }
+      for totals in audit.workoutTotals { workout(totals) }
+      return audit.exerciseTotals
+    } workouts: { each in
+      for totals in audit.workoutTotals { each(totals) }
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// The table of rows whose cells `columns` measured, a line at a time, then the totals.
+  ///
+  /// - Parameters:
+  ///   - columns: the rows' cells measured (``cells(_:dates:)``).
+  ///   - width: the widest a line may be.
+  ///   - isEmpty: whether there is no row.
+  ///   - line: gets each line, without its newline.
+  ///   - rows: hands each row to its first argument in order, and each workout's totals to
+  ///     its second in any order; returns the totals per exercise.
+  ///   - workouts: hands each workout's totals to its argument in order.
+  static func table(
+    _ columns: TextTable.Columns,
+    width: Int,
+    isEmpty: Bool,
+    line: @escaping (String) -> Void,
+    rows: (_ row: (AuditRow) -> Void, _ workout: (AuditTotals) -> Void) throws -> [AuditTotals],
+    workouts: ((AuditTotals) -> Void) throws -> Void
+  ) rethrows {
+    let layout = columns.layout(
+      rightAligned: [3, 7, 8],
+      shrinkable: [1, 2, 6, 10],
+      droppable: [1, 9, 4, 8, 7],
+      minimums: [10: 16],
+      width: width
+    )
+    if isEmpty {
+      line("no sets match")
+    } else {
+      line(layout.line(headers))
+      line(layout.rule)
+    }
+    var dates = ZonedDates()
+    var unknownStart = false
+    let workoutCells = { (t: AuditTotals) in
+      Array(totalCells(t).prefix(4))
+        + [TimingText.clock(t.duration), TimingText.density(t.density), t.key]
+    }
+    var workoutColumns = TextTable.Columns(
+      headers: ["Workout", "Sets", "Reps", "Volume", "Duration", "Density", "Id"]
+    )
+    var anyWorkout = false
+    let exercises = try rows(
+      { row in
+        line(layout.line(cells(row, dates: &dates)))
+        if row.timing?.startedAt == nil && row.timing?.isFilledFromPlan == false {
+          unknownStart = true
+        }
+      },
+      { totals in
+        anyWorkout = true
+        workoutColumns.measure(workoutCells(totals))
+      }
+    )
+    if unknownStart {
+      line("? = the set's start was not recorded: its work and rest are unknown")
+    }
+    guard anyWorkout else { return }
+    line("")
+    let workoutLayout = workoutColumns.layout(
+      rightAligned: [1, 2, 3, 4, 5],
+      shrinkable: [0],
+      droppable: [6, 5],
+      width: width
+    )
+    line(workoutLayout.line(workoutColumns.headers))
+    line(workoutLayout.rule)
+    try workouts { line(workoutLayout.line(workoutCells($0))) }
+    line("")
+    line(
+      TextTable.render(
+        headers: ["Exercise", "Sets", "Reps", "Volume"],
+        rows: exercises.map { Array(totalCells($0).prefix(4)) },
+        rightAligned: [1, 2, 3],
+        shrinkable: [0],
+        width: width
+      )
+    )
+  }
+
+  /// A row's cells in the table.
+  static func cells(_ row: AuditRow, dates: inout ZonedDates) -> [String] {
+    [
+      dates.minute(row.date, in: row.timeZone),
+      row.splitName ?? String(row.workoutID.prefix(10)),
+      row.libraryName.map { $0 == row.exercise ? row.exercise : "\(row.exercise) (\($0))" }
+        ?? row.exercise,
+      row.setNumber.map(String.init) ?? "-",
+      SetText.values(row.planned, row.loadType),
+      SetText.values(row.actual, row.loadType),
+      SetText.deviation(row.deviation),
+      TimingText.rest(row.timing),
+      TimingText.work(row.timing),
+      row.device,
+      provenance(row, dates: &dates),
+    ]
   }
 
   static func totalCells(_ t: AuditTotals) -> [String] {
@@ -125,26 +175,32 @@ enum AuditTable {
   /// RFC 4180: CRLF line ends, fields quoted when they hold a comma, quote or line break.
   static func csv(_ rows: [AuditRow]) -> String {
     var dates = ZonedDates()
-    var lines = [csvHeaders.map(csvField).joined(separator: ",")]
-    for row in rows {
-      let last = row.adjustments.last
-      let fields: [String] =
-        [
-          dates.iso(row.date, in: row.timeZone), row.workoutID, row.splitName ?? "", row.exercise,
-          row.libraryName ?? "", row.setNumber.map(String.init) ?? "", loadName(row.loadType),
-        ]
-        + numbers(row.planned) + numbers(row.actual) + numbers(row.deviation)
-        + [row.device, row.eventID, row.provenance.rawValue, row.recordedAs?.rawValue ?? ""]
-        + numbers(row.original ?? SetValues())
-        + [
-          last.map { dates.iso($0.at, in: row.timeZone) } ?? "", last?.device ?? "",
-          row.adjustments.map(\.eventID).joined(separator: " "), row.revertedBy ?? "",
-          row.timing?.startedAt.map { dates.iso($0, in: row.timeZone) } ?? "",
-          seconds(row.timing?.work), seconds(row.timing?.restBefore),
-        ]
-      lines.append(fields.map(csvField).joined(separator: ","))
-    }
+    var lines = [csvHeader]
+    for row in rows { lines.append(csvLine(row, dates: &dates)) }
     return lines.joined(separator: "\r\n") + "\r\n"
+  }
+
+  /// The CSV header line, without its line end.
+  static var csvHeader: String { csvHeaders.map(csvField).joined(separator: ",") }
+
+  /// One row as a CSV line, without its line end.
+  static func csvLine(_ row: AuditRow, dates: inout ZonedDates) -> String {
+    let last = row.adjustments.last
+    let fields: [String] =
+      [
+        dates.iso(row.date, in: row.timeZone), row.workoutID, row.splitName ?? "", row.exercise,
+        row.libraryName ?? "", row.setNumber.map(String.init) ?? "", loadName(row.loadType),
+      ]
+      + numbers(row.planned) + numbers(row.actual) + numbers(row.deviation)
+      + [row.device, row.eventID, row.provenance.rawValue, row.recordedAs?.rawValue ?? ""]
+      + numbers(row.original ?? SetValues())
+      + [
+        last.map { dates.iso($0.at, in: row.timeZone) } ?? "", last?.device ?? "",
+        row.adjustments.map(\.eventID).joined(separator: " "), row.revertedBy ?? "",
+        row.timing?.startedAt.map { dates.iso($0, in: row.timeZone) } ?? "",
+        seconds(row.timing?.work), seconds(row.timing?.restBefore),
+      ]
+    return fields.map(csvField).joined(separator: ",")
   }
 
   /// Seconds with their milliseconds, as CSV carries them; empty when not known.
@@ -178,54 +234,56 @@ enum AuditTable {
 
   static func json(_ audit: Audit) -> [String: Any] {
     var dates = ZonedDates()
-    let rows: [[String: Any]] = audit.rows.map { row in
-      var object: [String: Any] = [
-        "date": dates.iso(row.date, in: row.timeZone),
-        "timeZone": row.timeZone,
-        "workout": row.workoutID,
-        "log": row.logID,
-        "exercise": row.exercise,
-        "loadType": loadName(row.loadType),
-        "planned": values(row.planned),
-        "actual": values(row.actual),
-        "deviation": values(row.deviation),
-        "device": row.device,
-        "event": row.eventID,
-        "provenance": row.provenance.rawValue,
-      ]
-      object["split"] = row.splitName
-      object["libraryName"] = row.libraryName
-      object["set"] = row.setNumber
-      object["recordedAs"] = row.recordedAs?.rawValue
-      object["original"] = row.original.map(values)
-      object["revertedBy"] = row.revertedBy
-      if let origin = row.origin { object["imported"] = importedJSON(origin) }
-      if let timing = row.timing {
-        object["timing"] = [
-          "startedAt": timing.startedAt.map { dates.iso($0, in: row.timeZone) } ?? NSNull(),
-          "work": TimingText.json(timing.work),
-          "restBefore": TimingText.json(timing.restBefore),
-          "filledFromPlan": timing.isFilledFromPlan,
-          "firstOfWorkout": timing.isFirstOfWorkout,
-        ]
-      }
-      if !row.adjustments.isEmpty {
-        object["adjustments"] = row.adjustments.map { a -> [String: Any] in
-          [
-            "event": a.eventID, "at": dates.iso(a.at, in: row.timeZone), "device": a.device,
-            "values": values(a.values),
-          ]
-        }
-      }
-      return object
-    }
     return [
-      "rows": rows,
+      "rows": audit.rows.map { json($0, dates: &dates) },
       "totals": [
         "workouts": audit.workoutTotals.map(workoutTotals),
         "exercises": audit.exerciseTotals.map(totals),
       ],
     ]
+  }
+
+  /// One row as a JSON object.
+  static func json(_ row: AuditRow, dates: inout ZonedDates) -> [String: Any] {
+    var object: [String: Any] = [
+      "date": dates.iso(row.date, in: row.timeZone),
+      "timeZone": row.timeZone,
+      "workout": row.workoutID,
+      "log": row.logID,
+      "exercise": row.exercise,
+      "loadType": loadName(row.loadType),
+      "planned": values(row.planned),
+      "actual": values(row.actual),
+      "deviation": values(row.deviation),
+      "device": row.device,
+      "event": row.eventID,
+      "provenance": row.provenance.rawValue,
+    ]
+    object["split"] = row.splitName
+    object["libraryName"] = row.libraryName
+    object["set"] = row.setNumber
+    object["recordedAs"] = row.recordedAs?.rawValue
+    object["original"] = row.original.map(values)
+    object["revertedBy"] = row.revertedBy
+    if let origin = row.origin { object["imported"] = importedJSON(origin) }
+    if let timing = row.timing {
+      object["timing"] = [
+        "startedAt": timing.startedAt.map { dates.iso($0, in: row.timeZone) } ?? NSNull(),
+        "work": TimingText.json(timing.work),
+        "restBefore": TimingText.json(timing.restBefore),
+        "filledFromPlan": timing.isFilledFromPlan,
+        "firstOfWorkout": timing.isFirstOfWorkout,
+      ]
+    }
+    if !row.adjustments.isEmpty {
+      object["adjustments"] = row.adjustments.map { a -> [String: Any] in
+        [
+          "event": a.eventID, "at": dates.iso(a.at, in: row.timeZone), "device": a.device,
+          "values": values(a.values),
+        ]
+      }
+    }
+    return object
   }
 
   /// An imported set's origin: where it came from and what the file said beyond its values.

@@ -71,6 +71,11 @@ extension JournalState {
   /// Reads that filter by exercise (`audit`, `records`, `chart`) resolve the name with it
   /// first, so `bench` means `Bench Press` there as in the workout commands.
   public func exerciseName(_ reference: String) throws(CommandError) -> String {
+    try Self.exerciseName(reference, splits: liveSplits.map(\.document), lifted: liftedNames)
+  }
+
+  /// The display and library names of the live workouts' logs.
+  var liftedNames: Set<String> {
     var lifted: Set<String> = []
     for workout in workouts.values where workout.deletedAt == nil {
       for log in workout.document.logs {
@@ -78,7 +83,7 @@ extension JournalState {
         if let library = log.libraryName { lifted.insert(library) }
       }
     }
-    return try Self.exerciseName(reference, splits: liveSplits.map(\.document), lifted: lifted)
+    return lifted
   }
 
   /// The exercise `reference` names among the exercises of `splits` (in their order) and
@@ -105,12 +110,21 @@ extension JournalState {
   /// The spelling of the split name `reference` names among the live splits and the splits
   /// live workouts were started from (a deleted split's workouts keep its name).
   public func splitName(_ reference: String) throws(CommandError) -> String {
-    let names = Self.distinct(
-      liveSplits.map(\.document.name)
-        + workouts.values.compactMap {
-          $0.deletedAt == nil ? $0.document.splitName : nil
-        }
-    )
+    try Self.splitName(reference, among: liveSplits.map(\.document.name) + workoutSplitNames)
+  }
+
+  /// The split names the live workouts were started from.
+  var workoutSplitNames: [String] {
+    workouts.values.compactMap { $0.deletedAt == nil ? $0.document.splitName : nil }
+  }
+
+  /// The split name `reference` names among `names`: the live splits' names, then those of
+  /// the splits live workouts were started from.
+  static func splitName(
+    _ reference: String,
+    among names: [String]
+  ) throws(CommandError) -> String {
+    let names = Self.distinct(names)
     guard let name = try Self.pickName(reference, among: names, what: "split") else {
       throw CommandError("unknown split '\(reference)'", hint: Self.known(names))
     }

@@ -75,18 +75,46 @@ public struct Audit: Sendable, Hashable {
     rows = rows.filter(filter.admits)
     rows.sort(by: AuditRow.precedes)
     self.rows = rows
-    self.workoutTotals = AuditTotals.group(rows.filter { $0.provenance != .reverted }) {
-      ($0.workoutID, $0.splitName ?? "workout")
+    var totals = Totals()
+    for row in rows { totals.add(row) }
+    workoutTotals = totals.workouts { timings[$0].map { ($0.duration, $0.density) } }
+    exerciseTotals = totals.exercises
+  }
+
+  /// ``workoutTotals`` and ``exerciseTotals`` of the rows added in the order of ``rows``.
+  struct Totals {
+    private var perWorkout = AuditTotals.Grouping { ($0.workoutID, $0.splitName ?? "workout") }
+    private var perExercise = AuditTotals.Grouping { ($0.exerciseKey, $0.exerciseKey) }
+    /// Whether ``workouts(timing:)`` is wanted: a reader that takes each workout's totals from
+    /// its own audit does not hold them twice.
+    private let countsWorkouts: Bool
+
+    init(countingWorkouts: Bool = true) { countsWorkouts = countingWorkouts }
+
+    /// Counts `row`, unless it was reverted.
+    mutating func add(_ row: AuditRow) {
+      guard row.provenance != .reverted else { return }
+      if countsWorkouts { perWorkout.add(row) }
+      perExercise.add(row)
     }
-    for index in workoutTotals.indices {
-      let timing = timings[workoutTotals[index].key]
-      workoutTotals[index].duration = timing?.duration
-      workoutTotals[index].density = timing?.density
+
+    /// Per workout, each with the duration and density `timing` gives for its id.
+    func workouts(
+      timing: (String) -> (duration: TimeInterval?, density: Double?)?
+    ) -> [AuditTotals] {
+      perWorkout.totals.map { totals in
+        var totals = totals
+        let found = timing(totals.key)
+        totals.duration = found?.duration
+        totals.density = found?.density
+        return totals
+      }
     }
-    self.exerciseTotals = AuditTotals.group(rows.filter { $0.provenance != .reverted }) {
-      ($0.exerciseKey, $0.exerciseKey)
+
+    /// Per exercise, by name.
+    var exercises: [AuditTotals] {
+      perExercise.totals.sorted { $0.name.lowercased() < $1.name.lowercased() }
     }
-    .sorted { $0.name.lowercased() < $1.name.lowercased() }
   }
 
   // MARK: - Rows

@@ -133,24 +133,31 @@ public struct AuditTotals: Codable, Sendable, Hashable {
   /// For a workout's totals, the whole workout's volume per minute (``WorkoutTiming/density``).
   public var density: Double?
 
-  /// Totals per key, in the order keys first appear.
-  static func group(
-    _ rows: [AuditRow],
-    by key: (AuditRow) -> (key: String, name: String)
-  ) -> [AuditTotals] {
-    var order: [String] = []
-    var totals: [String: AuditTotals] = [:]
-    for row in rows {
+  /// Totals per key, gathered a row at a time, in the order keys first appear.
+  struct Grouping {
+    private let key: (AuditRow) -> (key: String, name: String)
+    /// The totals, in the order their keys first appeared.
+    private(set) var totals: [AuditTotals] = []
+    /// The index in ``totals`` of each key.
+    private var index: [String: Int] = [:]
+
+    init(by key: @escaping (AuditRow) -> (key: String, name: String)) { self.key = key }
+
+    /// Counts `row` in its key's totals.
+    mutating func add(_ row: AuditRow) {
       let (k, name) = key(row)
-      if totals[k] == nil {
-        order.append(k)
-        totals[k] = AuditTotals(key: k, name: name, sets: 0, reps: 0, volume: 0, seconds: 0)
+      let at: Int
+      if let known = index[k] {
+        at = known
+      } else {
+        at = totals.count
+        index[k] = at
+        totals.append(AuditTotals(key: k, name: name, sets: 0, reps: 0, volume: 0, seconds: 0))
       }
-      totals[k]?.sets += 1
-      totals[k]?.reps += row.actual.reps ?? 0
-      totals[k]?.volume += row.volume
-      totals[k]?.seconds += row.actual.seconds ?? 0
+      totals[at].sets += 1
+      totals[at].reps += row.actual.reps ?? 0
+      totals[at].volume += row.volume
+      totals[at].seconds += row.actual.seconds ?? 0
     }
-    return order.compactMap { totals[$0] }
   }
 }

@@ -53,6 +53,12 @@ extension Bench {
     for (name, runs) in commands {
       for command in runs { peaks[name] = max(peaks[name] ?? 0, try peak(command)) }
     }
+    // B12 only: the reads over the whole history, which stream their output (not timed: they
+    // take seconds at 1M, not milliseconds). `audit --json` writes what `audit` does, each row
+    // through JSONSerialization: minutes at 1M.
+    for command in [["audit"], ["export"], ["export", "--format", "ndjson"]] {
+      peaks[command.joined(separator: " ")] = try peak(command)
+    }
     let floor = samples[0]
     for (index, (name, runs)) in commands.enumerated().dropFirst() {
       let budget: Budget

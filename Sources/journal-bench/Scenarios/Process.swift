@@ -145,11 +145,12 @@ extension Bench {
     return kilobytes
   }
 
-  /// Runs `executable` to its end, and returns what it printed and its peak resident set in
-  /// kilobytes.
+  /// Runs `executable` to its end, and returns what it printed (empty unless
+  /// `keepingOutput`) and its peak resident set in kilobytes.
   static func runMeasured(
     _ executable: URL,
-    _ arguments: [String]
+    _ arguments: [String],
+    keepingOutput: Bool = true
   ) throws -> (output: String, peakKilobytes: Int) {
     var pipeEnds: [Int32] = [0, 0]
     guard pipe(&pipeEnds) == 0 else { throw BenchError("pipe failed: errno \(errno)") }
@@ -178,7 +179,7 @@ extension Bench {
     while true {
       let count = buffer.withUnsafeMutableBytes { read(pipeEnds[0], $0.baseAddress, $0.count) }
       if count > 0 {
-        output += buffer[..<count]
+        if keepingOutput { output += buffer[..<count] }
       } else if count == 0 || errno != EINTR {
         break
       }

@@ -220,6 +220,79 @@ import Darwin
     }
   }
 
+  /// `audit` and `export` read from the saved state a workout at a time against the whole
+  /// history read at once: the audit's rows in the same order and its totals, for every
+  /// filter; the workouts in the order of `liveWorkouts`; the events in effect in merge order.
+  static func expectSameStreams(
+    _ fixture: Fixture,
+    _ context: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let full = try fixture.full()
+    let whole = full.state()
+    let starts = whole.workouts.values.map(\.document.start).sorted()
+    var scoped = try fixture.scoped(StateScope(splits: false))
+    // A damaged file of the state sends the read to the whole history, and the next one to a
+    // state read again.
+    do {
+      _ = try StreamedAudit(journal: scoped, filter: AuditFilter())
+    } catch is ScopeTooNarrow {
+      scoped = try fixture.scoped(StateScope(splits: false))
+    }
+    let middle = starts.dropFirst(starts.count / 2).first
+    for (since, until, exercise, split) in [
+      (nil, nil, nil, nil), (middle, nil, nil, nil), (nil, middle, "bench", nil),
+      (nil, nil, "Bench Press", "push"), (nil, nil, "dips", nil),
+    ] as [(Date?, Date?, String?, String?)] {
+      var filter = AuditFilter(since: since, until: until)
+      var survey = try StreamedAudit(journal: scoped, filter: filter)
+      var names = filter
+      names.exercise = try? exercise.map { try whole.exerciseName($0) }
+      names.split = try? split.map { try whole.splitName($0) }
+      #expect(
+        (try? exercise.map { try survey.names.exerciseName($0) }) == names.exercise
+          && (try? split.map { try survey.names.splitName($0) }) == names.split,
+        "names \(String(describing: exercise)) \(String(describing: split)): \(context)",
+        sourceLocation: sourceLocation
+      )
+      filter = names
+      var rows: [AuditRow] = []
+      var unordered: [AuditTotals] = []
+      let exercises = try survey.forEachRow(
+        of: scoped,
+        filter: filter,
+        workoutTotals: { unordered.append($0) },
+        { rows.append($0) }
+      )
+      var workouts: [AuditTotals] = []
+      try survey.forEachWorkoutTotals(of: scoped, filter: filter) { workouts.append($0) }
+      let expected = Audit(state: whole, history: full.history, filter: filter)
+      #expect(
+        rows == expected.rows && workouts == expected.workoutTotals
+          && exercises == expected.exerciseTotals
+          && Set(unordered) == Set(expected.workoutTotals) && unordered.count == workouts.count,
+        "audit \(filter): \(context)",
+        sourceLocation: sourceLocation
+      )
+    }
+    var workouts: [String] = []
+    try scoped.forEachSlice { state, _, _ in workouts += state.liveWorkouts.map(\.document.id) }
+    #expect(
+      workouts == whole.liveWorkouts.map(\.document.id),
+      "export's workouts: \(context)",
+      sourceLocation: sourceLocation
+    )
+    let history = try StreamedHistory(store: try fixture.store())
+    var inEffect: [String] = []
+    try history.forEachEvent { if history.cancelled[$0.storedID] == nil { inEffect.append($0.id) } }
+    let cancelled = Replayer.cancelledEvents(in: full.history)
+    #expect(
+      inEffect == full.history.filter { cancelled[$0.storedID] == nil }.map(\.id),
+      "export's events: \(context)",
+      sourceLocation: sourceLocation
+    )
+  }
+
   /// A command a lifter might give next, for a device.
   static func command(_ random: inout SplitMix64, split: String) -> JournalCommand {
     let actuals = SetActuals(
@@ -345,6 +418,7 @@ import Darwin
       if fixture.random.next() % 4 == 0 {
         try Self.expectSameRecords(fixture, context)
         try Self.expectSameReport(fixture, context)
+        try Self.expectSameStreams(fixture, context)
       }
       // Today's snapshot, read from the workouts the state names for the day.
       let zone = try #require(TimeZone(identifier: ["UTC", "Pacific/Auckland"][step % 2]))
@@ -434,6 +508,7 @@ import Darwin
     }
     try Self.expectSameRecords(target, "seed \(seed), every device delivered")
     try Self.expectSameReport(target, "seed \(seed), every device delivered")
+    try Self.expectSameStreams(target, "seed \(seed), every device delivered")
     let full = try target.full()
     for id in full.state().workouts.keys.sorted() {
       let scope = StateScope(workouts: [id])
