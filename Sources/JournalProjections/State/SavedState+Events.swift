@@ -44,14 +44,14 @@ extension SavedState {
     return Self.inMergeOrder(found)
   }
 
-  /// Every event after a point of history, decoded, in merge order: the events a rewind to
-  /// that point cancels.
+  /// Every event after a point of history: the events a rewind to that point cancels.
   ///
   /// Reads every stream file (each checked whole, one at a time) but decodes only those
   /// whose last event, in merge order, lies after the point; then every revert kept.
   ///
   /// - Parameter isAfter: whether an event with this merge key lies after the point; false
   ///   for every key up to some key, true for every key after it.
+  /// - Returns: the events, decoded, in merge order.
   /// - Throws: ``Untrusted`` when a file of the state is damaged.
   func events(after isAfter: (FoldEvent.MergeKey) -> Bool) throws -> [FoldEvent] {
     let folder = files.absolute("streams")
@@ -129,8 +129,10 @@ extension SavedState {
 
   /// `events` in merge order, the parts of one stored event in the order they came.
   private static func inMergeOrder(_ events: [FoldEvent]) -> [FoldEvent] {
-    events.enumerated().sorted { ($0.element.mergeKey, $0.offset) < ($1.element.mergeKey, $1.offset) }
-      .map(\.element)
+    events.enumerated().sorted {
+      ($0.element.mergeKey, $0.offset) < ($1.element.mergeKey, $1.offset)
+    }
+    .map(\.element)
   }
 
   /// The sequence number of `device`'s last event, as the state read it; nil when the state
