@@ -254,12 +254,12 @@ enum AuditCommands {
     if workoutOnly { return try JournalSession.naming(workout: what, invocation, scope: workout) }
     let session = try JournalSession(invocation, scope: StateScope(workouts: [what]))
     let state = session.state()
-    // A live split's whole id.
-    if StateScope.isWholeID(what), let split = state.splits[what.uppercased()],
-      split.deletedAt == nil
-    {
+    // A live split's whole id, or a workout's id, as the naming rule reads them.
+    let id = what.uppercased()
+    if StateScope.isWholeID(what), let split = state.splits[id], split.deletedAt == nil {
       return session
     }
+    if state.workouts[id] != nil { return session }
     let splits = state.liveSplits.map(\.document.name)
     do {
       // A split's name: the splits alone decide.

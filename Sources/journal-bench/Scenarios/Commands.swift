@@ -45,19 +45,28 @@ extension Bench {
     guard let started = (latest["end"] ?? latest["start"]) as? String,
       let last = try? Date(started, strategy: .iso8601)
     else { throw BenchError("B10: the latest workout has no time") }
-    setenv("WORKOUT_NOW", (last + 86_400).formatted(.iso8601), 1)
+    let start = last + 86_400
+    setenv("WORKOUT_NOW", start.formatted(.iso8601), 1)
     defer { unsetenv("WORKOUT_NOW") }
     _ = try run(["start", split, "--device", "bench", "--time-zone", "UTC"])
+    // The other commands an hour later, so that `rewind --to` the start cancels what they did
+    // and keeps the workout, and `diff --from` the start shows what they changed.
+    setenv("WORKOUT_NOW", (start + 3_600).formatted(.iso8601), 1)
+    let point = start.formatted(.iso8601)
 
     let commands: [(name: String, runs: [[String]])] = [
       ("help", [["help"]]),
       ("done + undo", [["done", "--device", "bench"], ["undo", "--device", "bench"]]),
+      ("undo + redo", [["undo", "--device", "bench"], ["redo", "--device", "bench"]]),
+      ("done + rewind", [["done", "--device", "bench"], ["rewind", "--to", point]]),
       ("status", [["status"]]),
       ("today", [["today"]]),
       ("history", [["history", workout]]),
       ("records", [["records"]]),
       ("records --exercise", [["records", "--exercise", exercise]]),
       ("chart", [["chart", exercise]]),
+      ("blame", [["blame", workout]]),
+      ("diff --from", [["diff", "--from", point]]),
     ]
     let samples = try measure(
       size: size,
@@ -79,7 +88,7 @@ extension Bench {
       }
       report.add(
         Result(
-          scenario: name == "done + undo" ? "B10" : "B11",
+          scenario: runs.count > 1 ? "B10" : "B11",
           name: "command." + name.replacingOccurrences(of: " --", with: "-"),
           size: size,
           subject: "journal "
