@@ -57,7 +57,13 @@ extension Bench {
     let commands: [(name: String, runs: [[String]])] = [
       ("help", [["help"]]),
       ("done + undo", [["done", "--device", "bench"], ["undo", "--device", "bench"]]),
-      ("undo + redo", [["undo", "--device", "bench"], ["redo", "--device", "bench"]]),
+      (
+        "done + undo + redo",
+        [
+          ["done", "--device", "bench"], ["undo", "--device", "bench"],
+          ["redo", "--device", "bench"],
+        ]
+      ),
       ("done + rewind", [["done", "--device", "bench"], ["rewind", "--to", point]]),
       ("status", [["status"]]),
       ("today", [["today"]]),
