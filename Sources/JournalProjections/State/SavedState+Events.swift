@@ -32,7 +32,9 @@ extension SavedState {
       )
       for (id, held) in try index.all(inBucket: bucket) where id.hasPrefix(prefix) {
         if let revert = reverts[id] {
-          found += try decodedReverts([revert]).joined()
+          if case .success(let parts) = Journal.decode(revert, upcaster: upcaster) {
+            found += parts
+          }
         } else if let stream = held.first {
           if streams[stream] == nil {
             streams[stream] = .some(try readableEvents(of: stream, after: { _ in true }))
@@ -64,10 +66,21 @@ extension SavedState {
       else { continue }
       found += own
     }
-    for revert in try decodedReverts(allReverts()).joined() where isAfter(revert.mergeKey) {
-      found.append(revert)
+    // The reverts, a bucket at a time: one that cannot be read quarantines them all, as a
+    // full read quarantines their stream.
+    var reverts: [FoldEvent] = []
+    let buckets = (try? FileManager.default.contentsOfDirectory(atPath: files.absolute("reverts")))
+    for bucket in (buckets ?? []).sorted() where !bucket.hasPrefix(".") {
+      for revert in try heldReverts(bucket) {
+        switch Journal.decode(revert, upcaster: upcaster) {
+        case .success(let parts):
+          if isAfter(Self.mergeKey(revert)) { reverts += parts }
+        case .failure:
+          return Self.inMergeOrder(found)
+        }
+      }
     }
-    return Self.inMergeOrder(found)
+    return Self.inMergeOrder(found + reverts)
   }
 
   /// The last event of a file of events written by ``write(_:_:)``; nil when there is no file
@@ -99,30 +112,6 @@ extension SavedState {
       var parts: [FoldEvent] = []
       if Journal.decode(stored, upcaster: upcaster, into: &parts) != nil { return nil }
       if isAfter(Self.mergeKey(stored)) { decoded += parts }
-    }
-    return decoded
-  }
-
-  /// Every revert kept (`reverts/<bucket>`), in no order.
-  private func allReverts() throws -> [StoredEvent] {
-    let folder = files.absolute("reverts")
-    let buckets = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    var reverts: [StoredEvent] = []
-    for bucket in buckets.sorted() where !bucket.hasPrefix(".") {
-      reverts += try heldReverts(bucket)
-    }
-    return reverts
-  }
-
-  /// `reverts` decoded, each in its parts; none when one of them cannot be read, as a full
-  /// read then quarantines the reverts' stream.
-  private func decodedReverts(_ reverts: [StoredEvent]) throws -> [[FoldEvent]] {
-    var decoded: [[FoldEvent]] = []
-    for revert in reverts {
-      switch Journal.decode(revert, upcaster: upcaster) {
-      case .success(let parts): decoded.append(parts)
-      case .failure: return []
-      }
     }
     return decoded
   }

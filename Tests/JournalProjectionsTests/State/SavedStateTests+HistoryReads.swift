@@ -229,4 +229,48 @@ extension SavedStateTests {
     }
     #expect(try fixture.full().redo(device: "phone", now: Date()).eventIDs == [hidden.revert.id])
   }
+
+  /// Undoing a workout's start, or a rewind, takes the workout out of the catalogue, and the
+  /// state goes on without reading everything again.
+  @Test func aWorkoutLeavingTheCatalogueKeepsTheState() throws {
+    let fixture = try Fixture(seed: 5)
+    let split = try #require(
+      try fixture.scoped(.splits).execute(
+        .createSplit(
+          SplitSettings(name: "Arms", color: "red", systemImage: "figure"),
+          exercises: [ExercisePlan(name: "Curl", sets: 3, reps: 8, weight: 20, loadType: .weight)]
+        ),
+        device: "phone",
+        now: Date()
+      ).first?.streamID
+    )
+    let start = try fixture.scoped(.splits).execute(
+      .startWorkout(split: split, timeZone: "UTC"),
+      device: "phone",
+      now: Date()
+    )
+    let point = try #require(start.last?.id)
+    try fixture.scoped(.workout(nil)).execute(
+      .completeSet(workout: nil, exercise: nil, SetActuals(reps: 8)),
+      device: "phone",
+      now: Date()
+    )
+    try fixture.scoped(StateScope(splits: false)).rewind(
+      to: .event(point),
+      device: "phone",
+      now: Date()
+    )
+    try fixture.scoped(StateScope(recentActionsOf: "phone")).undo(device: "phone", now: Date())
+    // The start itself: the workout leaves the catalogue.
+    try fixture.scoped(StateScope(recentActionsOf: "phone")).undo(device: "phone", now: Date())
+    try fixture.scoped(StateScope(recentActionsOf: "phone")).undo(device: "phone", now: Date())
+    for listed in [false, true] {
+      let opened = try SavedState.open(journal: fixture.url, store: try fixture.store())
+      #expect(opened.rebuiltBecause == nil, "\(opened.rebuiltBecause ?? "")")
+      #expect(try opened.loadCatalogue().isEmpty != listed)
+      try fixture.scoped(StateScope(recentActionsOf: "phone")).redo(device: "phone", now: Date())
+    }
+    let scope = StateScope.workout(nil)
+    try Self.expectAgrees(fixture.scoped(scope), fixture.full(), scope, "after the redo")
+  }
 }
