@@ -39,8 +39,8 @@ extension Journal {
         changes += try Diff.changes(from: old.documentTree(), to: new.documentTree())
       }
     }
-    // A scoped journal's slices leave out what a quarantined stream's reverts did to `now`;
-    // the saved state keeps it for the end of history.
+    // At the end of history `now` is the saved state's, which counts the reverts no slice
+    // holds (those of quarantined streams) as a full read does.
     if to == nil { nows.new = Self.later(nows.new, lock.withLock { wholeHistoryNow }) }
     waiting.old.now = Self.adjusted(nows.old, at: from)
     waiting.new.now = Self.adjusted(nows.new, at: to)

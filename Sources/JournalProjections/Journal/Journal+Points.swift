@@ -65,8 +65,10 @@ extension Journal {
       if case .event = kind { true } else { false }
     }
 
-    /// Whether an event with merge key `key` lies after the cut (the point's own event, and
-    /// the other parts of its stored event, do not).
+    /// Whether an event with merge key `key` lies after the cut, beyond the point's own event.
+    ///
+    /// The parts of the point's stored event share its key: ``count(in:)`` tells those after
+    /// the named part from the others.
     func isAfter(_ key: FoldEvent.MergeKey) -> Bool {
       switch kind {
       case .everything: false
