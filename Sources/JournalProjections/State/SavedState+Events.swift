@@ -90,9 +90,11 @@ extension SavedState {
     guard let body = Self.checked(bytes) else {
       throw Untrusted(reason: "'\(relative)' does not match its checksum")
     }
-    guard let line = body.dropLast().split(separator: UInt8(ascii: "\n")).last else {
-      return nil
-    }
+    let lines = body.dropLast()
+    let line = lines[
+      (lines.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? lines.startIndex)...
+    ]
+    guard !line.isEmpty else { return nil }
     guard let event = Self.decodeEvent(line) else {
       throw Untrusted(reason: "'\(relative)' holds an unreadable event")
     }
