@@ -4,8 +4,8 @@ import JournalProjections
 /// Everything `journal report` shows, as the library's reads give it: the page renders these
 /// values and computes none of its own.
 ///
-/// The reads are gathered one workout at a time from the saved state (``ReportReads``), or
-/// from the whole history in one piece when the journal was read whole (`--as-of`).
+/// The reads come from the saved state (``ReportReads``), or from the whole history in one
+/// piece when the journal was read whole (`--as-of`).
 struct ReportContent {
   /// One exercise's progression and records.
   struct Exercise {
@@ -40,10 +40,7 @@ struct ReportContent {
   ) throws {
     sinceText = since?.text
     untilText = until?.text
-    var reads = ReportReads(since: since?.date, until: until?.date)
-    try journal.forEachSlice(upTo: point) { state, events, fresh in
-      reads.add(state: state, events: events, fresh: fresh)
-    }
+    let reads = try journal.reportReads(upTo: point, since: since?.date, until: until?.date)
     self.reads = reads
     exercises = reads.exercises.map { exercise in
       let weekly = exercise.progression.points.count > Self.pointsPerWorkoutLimit

@@ -225,13 +225,12 @@ extension ReportPage {
   mutating func time() -> String {
     var html = section("time")
     let summary = content.summary
-    let rests = summary.rests
     html += stats([
       ("Time trained", Self.duration(summary.duration)),
       ("Sessions timed", "\(summary.timedSessions) of \(summary.workouts)"),
       ("Average session", summary.averageDuration.map(Self.duration) ?? "—"),
       ("Median rest", summary.medianRest.map(Self.clock) ?? "—"),
-      ("Sets with a known rest", "\(rests.count) of \(summary.sets)"),
+      ("Sets with a known rest", "\(summary.restCount) of \(summary.sets)"),
     ])
     html +=
       "<p class=\"note\">A session lasts from its start to its end as the workout records them "

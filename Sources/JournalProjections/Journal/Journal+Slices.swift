@@ -38,3 +38,48 @@ extension Journal {
     }
   }
 }
+
+extension Journal {
+  /// The reads `journal report` shows (``ReportReads``) of the history up to `point`, for
+  /// sets done at or after `since` and before `until`, with the newest workouts read.
+  ///
+  /// A journal opened with a scope answers the whole history from its saved state's report
+  /// index (``SavedState/reportReads()``), and a range slice by slice; any other journal
+  /// reads its whole history as one slice.
+  ///
+  /// - Throws: ``ScopeTooNarrow`` when a scoped journal cannot answer (a point in history, or
+  ///   a damaged state): start again on a journal opened with ``StateScope/all``.
+  package func reportReads(
+    upTo point: Replayer.Point? = nil,
+    since: Date?,
+    until: Date?
+  ) throws -> ReportReads {
+    guard let scoped = store as? ScopedEventStore else {
+      let events = Array(Replayer.prefix(history, upTo: point))
+      let state = state(upTo: point)
+      var reads = ReportReads(since: since, until: until)
+      reads.add(state: state, events: events)
+      reads.findRecent { _ in (state, events) }
+      return reads
+    }
+    guard point == nil else { throw ScopeTooNarrow() }
+    do {
+      var reads = ReportReads(since: since, until: until)
+      if since == nil, until == nil {
+        reads = try scoped.state.reportReads()
+      } else {
+        try scoped.state.forEachSlice { events, _ in
+          reads.add(state: Replayer.fold(events), events: events)
+        }
+      }
+      try reads.findRecent { id in
+        let events = try scoped.state.slice(["workout:\(id)"]).events
+        return (Replayer.fold(events), events)
+      }
+      return reads
+    } catch is SavedState.Untrusted {
+      scoped.state.distrust()
+      throw ScopeTooNarrow()
+    }
+  }
+}

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A day is read in the zone of the workout it belongs to (the zone its device had when it
 /// started), never the machine's, so the same journal groups alike everywhere.
-public struct CivilDay: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct CivilDay: Codable, Sendable, Hashable, Comparable, CustomStringConvertible {
   /// Days since 1970-01-01.
   public var number: Int
 

@@ -1,15 +1,19 @@
 import Foundation
 
-/// The reads `journal report` shows, over the whole history or a range of it, gathered slice
-/// by slice (``Journal/forEachSlice(upTo:_:)``) so that memory holds one workout at a time
-/// plus what the page lists.
+/// The reads `journal report` shows, over the whole history or a range of it, gathered in
+/// parts and merged, so that memory holds one part at a time plus what the page lists.
 ///
-/// Each slice is read with the library's reads (``Audit``, ``TrainingSummary``,
-/// ``Progression``, ``ExerciseRecords``, ``Revisions``) and the results merged: summaries
-/// add up, progressions gather their points, records merge (``ExerciseRecords/merging(_:)``),
-/// and a revert met in several slices counts once, with the workout the whole history gives
-/// it. Gathered from one slice holding the whole history, they are those reads of it.
-package struct ReportReads {
+/// A part is a slice of the history (``Journal/forEachSlice(upTo:_:)``), read with the
+/// library's reads (``Audit``, ``TrainingSummary``, ``Progression``, ``ExerciseRecords``,
+/// ``Revisions``), or several parts already merged (``merge(_:)``): summaries add up,
+/// progressions gather their points, records merge (``ExerciseRecords/merging(_:)``), and a
+/// revert met in several parts counts once, with the workout the whole history gives it.
+/// Merged in any grouping, the parts give the reads of one slice holding all of them; the
+/// saved state keeps merged parts of each year (`ReportIndex`) because of that.
+///
+/// A stored revert is one event of the history: the event count subtracts each revert that
+/// two merged parts both read.
+package struct ReportReads: Codable {
   /// One exercise's progression and records.
   package struct Exercise {
     /// As `journal chart` has it (points oldest first).
@@ -27,10 +31,17 @@ package struct ReportReads {
   }
 
   /// What names a workout a change was made to.
-  package struct Label {
+  package struct Label: Codable, Equatable {
     package var splitName: String?
     package var start: Date
     package var timeZone: String
+  }
+
+  /// A revert listed as a change: its kind, and the rank that decided its workout
+  /// (``Revisions/ranked(history:state:rows:since:until:)``).
+  private struct Revert: Codable {
+    var kind: Revisions.Entry.Kind
+    var rank: Int?
   }
 
   /// How many sessions ``summary`` lists, and how many changes ``revisions`` does.
@@ -60,59 +71,58 @@ package struct ReportReads {
   }
   /// How many changes of each kind, listed or not.
   package private(set) var revisionCounts: [Revisions.Entry.Kind: Int] = [:]
-  /// The newest ``recentCount`` workouts with a set in the range, oldest first.
+  /// The newest ``recentCount`` workouts with a set in the range, oldest first, once
+  /// ``findRecent(_:)`` has read them.
   package private(set) var recent: [Workout] = []
-  /// Every workout read, by id.
-  package private(set) var labels: [String: Label] = [:]
+  /// The workouts the changes in ``revisions`` were made to, by id.
+  package var labels: [String: Label] {
+    let named = Set(revisions.compactMap(\.workoutID))
+    return heldLabels.filter { named.contains($0.key) }
+  }
+  /// The ids of the reverts read.
+  package private(set) var revertsRead: Set<String> = []
 
-  private let filter: AuditFilter
+  private var filter = AuditFilter()
   private var progressions: [String: [Progression.Point]] = [:]
   private var records: [String: ExerciseRecords] = [:]
   /// Changes not yet known to be older than the ``listed`` newest.
   private var kept: [Revisions.Entry] = []
-  /// The reverts met, with the rank that decided their workout (``Revisions/ranked``).
-  private var reverts: [String: Int?] = [:]
+  /// The reverts listed as changes, by id.
+  private var reverts: [String: Revert] = [:]
+  /// The workouts read whose changes may be listed.
+  private var heldLabels: [String: Label] = [:]
+
+  private enum CodingKeys: String, CodingKey {
+    case eventCount, summary, revisionCounts, revertsRead, progressions, records, kept, reverts
+    case heldLabels = "labels"
+  }
 
   /// Nothing read yet, for sets done at or after `since` and before `until`.
   package init(since: Date?, until: Date?) {
     filter = AuditFilter(since: since, until: until)
   }
 
-  /// Adds one slice: `state` folded from `events`, `fresh` of them never added before.
-  package mutating func add(state: JournalState, events: [FoldEvent], fresh: Int) {
-    eventCount += fresh
+  /// Adds one slice: `state` folded from `events`.
+  package mutating func add(state: JournalState, events: [FoldEvent]) {
+    var part = ReportReads(since: filter.since, until: filter.until)
+    part.eventCount = events.count
+    for event in events {
+      if case .eventsReverted = event.event { part.revertsRead.insert(event.id) }
+    }
     for (id, workout) in state.workouts {
-      labels[id] = Label(
+      part.heldLabels[id] = Label(
         splitName: workout.document.splitName,
         start: workout.document.start,
         timeZone: workout.timeZone.identifier
       )
     }
     let audit = Audit(state: state, history: events, filter: filter)
-    let slice = TrainingSummary(audit: audit, state: state)
-    summary.merge(slice, keepingNewest: Self.listed)
-    let newest = slice.sessions.suffix(Self.recentCount)
-    let ids = Set(newest.map(\.workoutID))
-    let rows = Dictionary(grouping: audit.rows.filter { ids.contains($0.workoutID) }) {
-      $0.workoutID
-    }
-    for session in newest {
-      guard let workout = state.workouts[session.workoutID] else { continue }
-      recent.append(
-        Workout(session: session, workout: workout, rows: rows[session.workoutID] ?? [])
-      )
-    }
-    recent.sort {
-      ($0.session.start, $0.session.workoutID) < ($1.session.start, $1.session.workoutID)
-    }
-    if recent.count > Self.recentCount { recent.removeFirst(recent.count - Self.recentCount) }
+    part.summary = TrainingSummary(audit: audit, state: state)
     for progression in audit.progressions(in: state) {
-      progressions[progression.exercise, default: []] += progression.points
+      part.progressions[progression.exercise, default: []] += progression.points
     }
-    for part in ExerciseRecords.all(from: audit.rows) {
-      records[part.exercise] = ExerciseRecords.merging(
-        [records[part.exercise], part].compactMap { $0 }
-      )
+    for records in ExerciseRecords.all(from: audit.rows) {
+      part.records[records.exercise] = records
     }
     let changes = Revisions.ranked(
       history: events,
@@ -122,31 +132,71 @@ package struct ReportReads {
       until: filter.until
     )
     for (entry, rank) in changes {
-      guard [.undo, .redo, .rewind].contains(entry.kind) else {
-        keep(entry)
-        continue
+      if [.undo, .redo, .rewind].contains(entry.kind) {
+        part.reverts[entry.eventID] = Revert(kind: entry.kind, rank: rank)
       }
-      guard let met = reverts[entry.eventID] else {
-        reverts[entry.eventID] = rank
-        keep(entry)
-        continue
-      }
-      // Met in an earlier slice: counted once; the lower rank decides the workout.
-      guard let rank, met.map({ rank < $0 }) ?? true else { continue }
-      reverts[entry.eventID] = rank
-      if let index = kept.firstIndex(where: { $0.eventID == entry.eventID && $0.kind == entry.kind }
-      ) {
-        kept[index] = entry
-      }
+      part.revisionCounts[entry.kind, default: 0] += 1
+      part.kept.append(entry)
     }
+    merge(part)
   }
 
-  private mutating func keep(_ entry: Revisions.Entry) {
-    revisionCounts[entry.kind, default: 0] += 1
-    kept.append(entry)
+  /// Adds `other`, the reads of other parts of the history over the same range.
+  ///
+  /// A revert both read counts once; its workout is the one of the lower rank, `other`'s
+  /// when the ranks are equal or this one's is unknown.
+  package mutating func merge(_ other: ReportReads) {
+    var other = other
+    eventCount += other.eventCount - revertsRead.intersection(other.revertsRead).count
+    revertsRead.formUnion(other.revertsRead)
+    for (id, theirs) in other.reverts {
+      guard let ours = reverts[id] else {
+        reverts[id] = theirs
+        continue
+      }
+      revisionCounts[ours.kind, default: 0] -= 1
+      let isTheirs = theirs.rank.map { rank in ours.rank.map { rank < $0 } ?? true } ?? false
+      if isTheirs {
+        reverts[id] = theirs
+        kept.removeAll { $0.eventID == id && $0.kind == ours.kind }
+      } else {
+        other.kept.removeAll { $0.eventID == id && $0.kind == theirs.kind }
+      }
+    }
+    revisionCounts.merge(other.revisionCounts, uniquingKeysWith: +)
+    summary.merge(other.summary, keepingNewest: Self.listed)
+    progressions.merge(other.progressions, uniquingKeysWith: +)
+    for (exercise, theirs) in other.records {
+      records[exercise] = ExerciseRecords.merging([records[exercise], theirs].compactMap { $0 })
+    }
+    kept += other.kept
     if kept.count >= 2 * Self.listed {
       kept.sort(by: Revisions.Entry.precedes)
       kept.removeFirst(kept.count - Self.listed)
+    }
+    heldLabels.merge(other.heldLabels) { ours, _ in ours }
+    let named = Set(kept.compactMap(\.workoutID))
+    heldLabels = heldLabels.filter { named.contains($0.key) }
+  }
+
+  /// Reads the newest ``recentCount`` sessions' workouts: `read` gives a workout's slice by
+  /// id (a state holding it and the events it was folded from), nil when there is none.
+  package mutating func findRecent(
+    _ read: (String) throws -> (state: JournalState, events: [FoldEvent])?
+  ) rethrows {
+    recent = []
+    for session in summary.sessions.suffix(Self.recentCount) {
+      guard let (state, events) = try read(session.workoutID),
+        let workout = state.workouts[session.workoutID]
+      else { continue }
+      let rows = Audit(state: state, history: events, filter: filter).rows
+      recent.append(
+        Workout(
+          session: session,
+          workout: workout,
+          rows: rows.filter { $0.workoutID == session.workoutID }
+        )
+      )
     }
   }
 }

@@ -10,9 +10,9 @@ import Foundation
 /// ``WorkoutHistory``'s, read against the state the audit was made from.
 public enum Revisions {
   /// One change.
-  public struct Entry: Sendable, Hashable {
+  public struct Entry: Codable, Sendable, Hashable {
     /// What kind of change.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    public enum Kind: String, Codable, Sendable, Hashable, CaseIterable {
       /// `set.adjusted`: a recorded set corrected.
       case correction
       /// `events.reverted` by undo.

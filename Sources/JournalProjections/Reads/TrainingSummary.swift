@@ -15,9 +15,9 @@ import Foundation
 /// let summary = TrainingSummary(audit: audit, state: state)
 /// print(summary.workouts, summary.volume, summary.weeks.count)
 /// ```
-public struct TrainingSummary: Sendable, Hashable {
+public struct TrainingSummary: Codable, Sendable, Hashable {
   /// One workout with at least one set in the audit.
-  public struct Session: Sendable, Hashable {
+  public struct Session: Codable, Sendable, Hashable {
     public var workoutID: String
     public var splitName: String?
     /// When it started; ``timeZone`` reads it.
@@ -37,7 +37,7 @@ public struct TrainingSummary: Sendable, Hashable {
   }
 
   /// The sessions, sets and volume of one day or one week.
-  public struct Period: Sendable, Hashable {
+  public struct Period: Codable, Sendable, Hashable {
     /// The day, or the Monday that starts the week.
     public var day: CivilDay
     public var workouts: Int
@@ -74,24 +74,41 @@ public struct TrainingSummary: Sendable, Hashable {
   public private(set) var duration: TimeInterval = 0
   /// How many sessions have a duration.
   public private(set) var timedSessions = 0
-  /// Every known rest before a set, over all sessions.
-  public private(set) var rests: [TimeInterval] = []
+  /// How many sets of the sessions have a known rest before them.
+  public var restCount: Int { rests.values.reduce(0, +) }
+  /// Every known rest before a set, over all sessions, with how many sets had it: a tally,
+  /// so that a summary of years of training stays as small as the rests are varied.
+  private var rests: [TimeInterval: Int] = [:]
   /// ``duration`` over ``timedSessions``; nil without one.
   public var averageDuration: TimeInterval? {
     timedSessions > 0 ? duration / Double(timedSessions) : nil
   }
-  /// The median of ``rests`` (the mean of the middle two for an even count); nil without one.
-  public var medianRest: TimeInterval? { Self.median(rests) }
+  /// The median of the known rests (the mean of the middle two for an even count); nil
+  /// without one.
+  public var medianRest: TimeInterval? { Self.median(of: rests) }
 
   /// No session.
   public init() {}
 
   /// The median of `values`; nil when there are none.
   public static func median(_ values: [TimeInterval]) -> TimeInterval? {
-    let sorted = values.sorted()
-    guard !sorted.isEmpty else { return nil }
-    let middle = sorted.count / 2
-    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    median(of: values.reduce(into: [:]) { $0[$1, default: 0] += 1 })
+  }
+
+  /// The median of the values `tally` counts (the mean of the middle two for an even
+  /// count); nil when it counts none.
+  static func median(of tally: [TimeInterval: Int]) -> TimeInterval? {
+    let count = tally.values.reduce(0, +)
+    guard count > 0 else { return nil }
+    // The values at positions count/2 and (count-1)/2 from 0, in ascending order.
+    var lower: TimeInterval?
+    var seen = 0
+    for (value, times) in tally.sorted(by: { $0.key < $1.key }) {
+      seen += times
+      if lower == nil, seen > (count - 1) / 2 { lower = value }
+      if seen > count / 2 { return ((lower ?? value) + value) / 2 }
+    }
+    return lower
   }
 
   /// The summary of `audit`, made from `state`.
@@ -128,7 +145,7 @@ public struct TrainingSummary: Sendable, Hashable {
         duration += ended
         timedSessions += 1
       }
-      rests += session.rests
+      for rest in session.rests { rests[rest, default: 0] += 1 }
     }
   }
 
@@ -149,7 +166,7 @@ public struct TrainingSummary: Sendable, Hashable {
     volume += other.volume
     duration += other.duration
     timedSessions += other.timedSessions
-    rests += other.rests
+    rests.merge(other.rests, uniquingKeysWith: +)
   }
 
   /// Adds the periods of `b` to those of `merged`, each oldest first, by day.

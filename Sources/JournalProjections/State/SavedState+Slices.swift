@@ -19,72 +19,91 @@ extension SavedState {
     _ body: (_ events: [FoldEvent], _ fresh: Int) throws -> Void
   ) throws {
     var revertsMet: Set<String> = []
-    let left = Set(head.quarantined.keys)
-    func slice(_ streams: [String]) throws {
-      var stored: [StoredEvent] = []
-      var seen: Set<String> = []
-      for stream in streams {
-        for event in try streamEvents(stream) where seen.insert(event.id).inserted {
-          stored.append(event)
-        }
+    func hand(_ streams: [String]) throws {
+      let (events, reverts) = try slice(streams)
+      // A revert handed on before is not fresh: it is one event of the history.
+      var fresh = events.count
+      for event in events where reverts.contains(event.id) && revertsMet.contains(event.id) {
+        fresh -= 1
       }
-      stored.sort { Self.mergeKey($0) < Self.mergeKey($1) }
-      var decoded: [FoldEvent] = []
-      var quarantined = left
-      // Whether each event decoded was handed on before (a revert in an earlier slice).
-      var met: [Bool] = []
-      for event in stored {
-        let isRevert = event.type == JournalEvent.TypeName.eventsReverted
-        let before = isRevert && !revertsMet.insert(event.id).inserted
-        if Journal.decode(event, upcaster: upcaster, into: &decoded) != nil {
-          quarantined.insert(event.stream)
-        }
-        met += repeatElement(before, count: decoded.count - met.count)
-      }
-      // As a full read: a stream with an unreadable event is left out, earlier events too.
-      var kept: [FoldEvent] = []
-      var fresh = 0
-      for (event, before) in zip(decoded, met) where !quarantined.contains(event.stream) {
-        kept.append(event)
-        if !before { fresh += 1 }
-      }
-      try body(kept, fresh)
+      revertsMet.formUnion(reverts)
+      try body(events, fresh)
     }
-    try slice(head.splits.filter { !left.contains($0) })
+    try hand(head.splits.filter { !head.quarantined.keys.contains($0) })
+    for stream in try workoutStreams().map(\.stream) { try hand([stream]) }
+    let loose = try looseReverts(met: revertsMet)
+    if !loose.isEmpty { try body(loose, loose.count) }
+  }
+
+  /// The events of `streams` merged, decoded, without those of quarantined streams (the
+  /// head's, and any with an event this build cannot read, whose earlier events are left
+  /// out too, as a full read leaves them out); and the ids of the reverts the streams hold.
+  ///
+  /// - Throws: ``Untrusted`` when a stream's file is damaged.
+  func slice(_ streams: [String]) throws -> (events: [FoldEvent], reverts: Set<String>) {
+    var stored: [StoredEvent] = []
+    var seen: Set<String> = []
+    for stream in streams {
+      for event in try streamEvents(stream) where seen.insert(event.id).inserted {
+        stored.append(event)
+      }
+    }
+    stored.sort { Self.mergeKey($0) < Self.mergeKey($1) }
+    var decoded: [FoldEvent] = []
+    var quarantined = Set(head.quarantined.keys)
+    var reverts: Set<String> = []
+    for event in stored {
+      if event.type == JournalEvent.TypeName.eventsReverted { reverts.insert(event.id) }
+      if Journal.decode(event, upcaster: upcaster, into: &decoded) != nil {
+        quarantined.insert(event.stream)
+      }
+    }
+    return (decoded.filter { !quarantined.contains($0.stream) }, reverts)
+  }
+
+  /// The workouts' streams in the order slices hand them on, none quarantined.
+  ///
+  /// First those the catalogue lists, by start then id (deleted ones included), then those
+  /// it does not list (their starts were undone), by name, with a nil `start`.
+  func workoutStreams() throws -> [(stream: String, start: Int64?)] {
     let catalogue = try loadCatalogue()
     let listed = catalogue.values.sorted { ($0.start, $0.id) < ($1.start, $1.id) }
-    // Then the workouts the catalogue does not list: their starts were undone.
     let held =
       (try? FileManager.default.contentsOfDirectory(atPath: files.absolute("streams"))) ?? []
     let unlisted = held.compactMap(Self.stream(ofPath:)).filter {
       $0.hasPrefix("workout:") && catalogue[FoldEvent.streamID(of: $0)] == nil
     }
-    for stream in listed.map({ "workout:\($0.id)" }) + unlisted.sorted()
-    where !left.contains(stream) {
-      try slice([stream])
-    }
-    // The reverts of quarantined streams were met; those naming no event held were not.
-    for stream in left {
+    let streams =
+      listed.map { (stream: "workout:\($0.id)", start: Optional($0.start)) }
+      + unlisted.sorted().map { (stream: $0, start: nil) }
+    return streams.filter { head.quarantined[$0.stream] == nil }
+  }
+
+  /// The reverts held that name no event of a stream, decoded, in merge order.
+  ///
+  /// `met` are the reverts the slices held; those of quarantined streams are left out too.
+  func looseReverts(met: Set<String>) throws -> [FoldEvent] {
+    var met = met
+    for stream in head.quarantined.keys {
       for event in try streamEvents(stream) where event.type == JournalEvent.TypeName.eventsReverted
       {
-        revertsMet.insert(event.id)
+        met.insert(event.id)
       }
     }
     var loose: [StoredEvent] = []
     let folder = files.absolute("reverts")
     let buckets = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
     for bucket in buckets.sorted() where !bucket.hasPrefix(".") {
-      for revert in try heldReverts(bucket) where !revertsMet.contains(revert.id) {
+      for revert in try heldReverts(bucket) where !met.contains(revert.id) {
         loose.append(revert)
       }
     }
-    guard !loose.isEmpty else { return }
     loose.sort { Self.mergeKey($0) < Self.mergeKey($1) }
     var decoded: [FoldEvent] = []
-    for revert in loose where !left.contains(revert.stream) {
+    for revert in loose where head.quarantined[revert.stream] == nil {
       _ = Journal.decode(revert, upcaster: upcaster, into: &decoded)
     }
-    try body(decoded, decoded.count)
+    return decoded
   }
 
   /// The stream whose file is `name` in `streams/` (``streamPath(_:)``); nil for another name.

@@ -40,7 +40,7 @@ package final class SavedState: @unchecked Sendable {
   private let store: FileEventStore
   let upcaster: Upcaster
   /// Whether this state may only be read (``open(journal:store:readOnly:)``).
-  private var readOnly = false
+  private(set) var readOnly = false
   /// The head: small, read by every command.
   package private(set) var head = Head()
   /// Why the last ``open(journal:store:)`` read everything, nil when it caught up.
@@ -208,6 +208,7 @@ package final class SavedState: @unchecked Sendable {
     tailNotices = []
     for relative in [
       "head", "catalogue", "streams", "ids", "named", "reverts", "exercises", "splits",
+      ReportIndex.folder,
     ] {
       let path = files.absolute(relative)
       if FileManager.default.fileExists(atPath: path) {

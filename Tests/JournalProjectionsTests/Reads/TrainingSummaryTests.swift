@@ -142,6 +142,21 @@ import Testing
     #expect(TrainingSummary.median([120, 60, 90, 100]) == 95)
   }
 
+  /// The median read from a tally of the rests (what a summary keeps) against the middle of
+  /// the sorted list, for lists with many repeats.
+  @Test func medianOfATallyIsTheSortedMiddle() {
+    var random = SplitMix64(seed: 44)
+    for _ in 0..<500 {
+      let values = (0..<Int(random.next() % 10)).map { _ in Double(random.next() % 5) * 30 }
+      let sorted = values.sorted()
+      let middle = sorted.count / 2
+      let expected: Double? =
+        sorted.isEmpty
+        ? nil : sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+      #expect(TrainingSummary.median(values) == expected, "\(values)")
+    }
+  }
+
   @Test func weeklyProgressionKeepsEachWeeksBest() throws {
     let h = try push()
     h.now = Date(timeIntervalSince1970: 1_772_474_400)  // Monday 2026-03-02

@@ -1,0 +1,183 @@
+import Foundation
+import JournalCore
+
+/// What `journal report` reads from the saved state over the whole history: the report's
+/// reads (``ReportReads``) of the workouts started in each year, merged, kept until a
+/// workout of that year changes (docs/OnDiskFormat.md, "The saved state").
+///
+/// Files, under `report/`, each ending with its checksum:
+/// - `index`: `position <epoch> <offset> <check>`, where the change list (``ChangeList``)
+///   stood when the parts were brought up to date; `quarantined <stream>` for each stream
+///   then set aside; and `part <name><TAB><workout id> <workout id>…` for each part, its
+///   workouts in the order slices hand them on;
+/// - `<name>`: the part's reads and the ids of the reverts its workouts' streams hold, as
+///   JSON (``Part``).
+///
+/// A part is named after the year (UTC) its workouts started, or `unlisted` for the
+/// workouts whose start was undone. It is read again from its workouts' streams when its
+/// file is missing or damaged, when the list of its workouts changed, or when the change
+/// list names one of their streams since the index's position; every part is when the
+/// change list started again or the quarantined streams changed. The splits' slice and the
+/// reverts that name no event held are read every time: they are small.
+struct ReportIndex: Equatable {
+  /// The folder, in the state's.
+  static let folder = "report"
+
+  /// Where the change list stood.
+  var position: ChangeList.Position
+  /// The streams quarantined then.
+  var quarantined: Set<String>
+  /// Each part's workouts, by the part's name.
+  var parts: [String: [String]]
+
+  /// One part's file.
+  struct Part: Codable {
+    var reads: ReportReads
+    var reverts: Set<String>
+  }
+
+  func encoded() -> [UInt8] {
+    var lines = ["position \(position.epoch) \(position.offset) \(position.check)"]
+    for stream in quarantined.sorted() { lines.append("quarantined \(stream)") }
+    for (name, ids) in parts.sorted(by: { $0.key < $1.key }) {
+      lines.append("part \(name)\t\(ids.joined(separator: " "))")
+    }
+    return Array(lines.map { $0 + "\n" }.joined().utf8)
+  }
+
+  init(position: ChangeList.Position, quarantined: Set<String>, parts: [String: [String]]) {
+    self.position = position
+    self.quarantined = quarantined
+    self.parts = parts
+  }
+
+  /// The index in `body`; nil when a line does not read.
+  init?(lines body: ArraySlice<UInt8>) {
+    var position: ChangeList.Position?
+    quarantined = []
+    parts = [:]
+    for raw in body.split(separator: UInt8(ascii: "\n")) {
+      let line = String(decoding: raw, as: UTF8.self)
+      if line.hasPrefix("position ") {
+        let words = line.split(separator: " ")
+        guard words.count == 4, let offset = Int(words[2]) else { return nil }
+        position = ChangeList.Position(
+          epoch: String(words[1]),
+          offset: offset,
+          check: String(words[3])
+        )
+      } else if line.hasPrefix("quarantined ") {
+        quarantined.insert(String(line.dropFirst("quarantined ".count)))
+      } else if line.hasPrefix("part "), let tab = line.firstIndex(of: "\t") {
+        let name = String(line[line.index(line.startIndex, offsetBy: 5)..<tab])
+        parts[name] = line[line.index(after: tab)...].split(separator: " ").map(String.init)
+      } else {
+        return nil
+      }
+    }
+    guard let position else { return nil }
+    self.position = position
+  }
+
+  /// The name of the part of a workout started at `start` (milliseconds), or not listed.
+  static func part(start: Int64?) -> String {
+    guard let start else { return "unlisted" }
+    return String(SavedState.utc.component(.year, from: Date(milliseconds: start)))
+  }
+}
+
+extension SavedState {
+  /// The report's reads over the whole history: the splits' slice, each part of the report
+  /// index (``ReportIndex``) brought up to date, then the reverts that name no event held.
+  ///
+  /// Equals the reads of ``forEachSlice(_:)``'s slices; keeps the parts it read again when the
+  /// state may be written (a failure to keep them is no error: they are read again next
+  /// time).
+  ///
+  /// - Throws: ``Untrusted`` when a stream's file is damaged.
+  func reportReads() throws -> ReportReads {
+    var parts: [String: [String]] = [:]
+    var order: [String] = []
+    for (stream, start) in try workoutStreams() {
+      let name = ReportIndex.part(start: start)
+      if parts[name] == nil { order.append(name) }
+      parts[name, default: []].append(FoldEvent.streamID(of: stream))
+    }
+    let quarantined = Set(head.quarantined.keys)
+    // The parts that must be read again from their workouts' streams.
+    var stale = Set(parts.keys)
+    var kept: ReportIndex?
+    var held: ReportIndex?
+    if let bytes = try? files.read("\(ReportIndex.folder)/index"),
+      let body = Self.checked(bytes),
+      let index = ReportIndex(lines: body), index.quarantined == quarantined,
+      case .streams(let changed, let end) = try ChangeList.streams(
+        after: index.position,
+        in: files
+      )
+    {
+      let touched = Set(changed.filter { $0.hasPrefix("workout:") }.map(FoldEvent.streamID(of:)))
+      stale = stale.filter { name in
+        index.parts[name] != parts[name]
+          || parts[name, default: []].contains(where: touched.contains)
+      }
+      kept = ReportIndex(position: end, quarantined: quarantined, parts: parts)
+      held = index
+    } else if let end = try ChangeList.end(in: files) {
+      kept = ReportIndex(position: end, quarantined: quarantined, parts: parts)
+    }
+    var reads = ReportReads(since: nil, until: nil)
+    let splits = try slice(head.splits.filter { quarantined.contains($0) == false })
+    reads.add(state: Replayer.fold(splits.events), events: splits.events)
+    var met = splits.reverts
+    var written: [(name: String, part: ReportIndex.Part)] = []
+    for name in order {
+      var part: ReportIndex.Part?
+      if !stale.contains(name), let bytes = try? files.read("\(ReportIndex.folder)/\(name)"),
+        let body = Self.checked(bytes)
+      {
+        part = try? JSONDecoder().decode(ReportIndex.Part.self, from: Data(body))
+      }
+      if part == nil {
+        var read = ReportIndex.Part(reads: ReportReads(since: nil, until: nil), reverts: [])
+        for id in parts[name, default: []] {
+          let (events, reverts) = try slice(["workout:\(id)"])
+          read.reads.add(state: Replayer.fold(events), events: events)
+          read.reverts.formUnion(reverts)
+        }
+        written.append((name, read))
+        part = read
+      }
+      guard let part else { continue }
+      reads.merge(part.reads)
+      met.formUnion(part.reverts)
+    }
+    let loose = try looseReverts(met: met)
+    if !loose.isEmpty { reads.add(state: Replayer.fold(loose), events: loose) }
+    if let kept, !readOnly, kept != held || !written.isEmpty {
+      try? keep(kept, written, replacing: held)
+    }
+    return reads
+  }
+
+  /// Writes the parts read again, removes those `old` lists that `index` does not, then
+  /// writes the index, holding the state's lock so that the index never names parts older
+  /// than another report wrote.
+  private func keep(
+    _ index: ReportIndex,
+    _ parts: [(name: String, part: ReportIndex.Part)],
+    replacing old: ReportIndex?
+  ) throws {
+    try locked {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = .sortedKeys
+      for (name, part) in parts {
+        try Self.write(stateFiles, "\(ReportIndex.folder)/\(name)", Array(try encoder.encode(part)))
+      }
+      for name in (old?.parts.keys).map(Set.init) ?? [] where index.parts[name] == nil {
+        try stateFiles.remove("\(ReportIndex.folder)/\(name)")
+      }
+      try Self.write(stateFiles, "\(ReportIndex.folder)/index", index.encoded())
+    }
+  }
+}
