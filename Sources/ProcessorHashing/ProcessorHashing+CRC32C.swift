@@ -20,8 +20,8 @@ extension ProcessorHashing {
     var crc = UInt64(register)
     var index = 0
     let count = buffer.count
-    // Four words a step, the indices without overflow checks (`index` never passes `count`):
-    // a word a step spent ten instructions on each `crc32`, nine of them the loop's own.
+    // Four words a step, the indices without overflow checks (`index` never passes `count`),
+    // so that the loop's own work does not outweigh the `crc32` it feeds.
     while count &- index >= 32 {
       crc = _mm_crc32_u64(crc, word(index))
       crc = _mm_crc32_u64(crc, word(index &+ 8))

@@ -74,8 +74,8 @@ public struct MergedRecords: Sendable {
   private var runTimes: [[HybridTime]] = []
   /// Whether the devices were read whole (`log` is nil).
   ///
-  /// Kept apart from `log`: comparing the optional `EventLog` with nil copied it, for every
-  /// record of the walk (1.7 M → 3.3 M instructions at 10k).
+  /// Kept apart from `log`: comparing the optional `EventLog` with nil copies it, and the walk
+  /// asks for every record.
   private let readWhole: Bool
   /// The ids that occur more than once among devices read whole.
   ///

@@ -324,8 +324,7 @@ func segmentLines(_ bytes: UnsafeRawBufferPointer, firstLine: Int = 1) -> [Segme
   var lines: [SegmentLine] = []
   guard let base = bytes.baseAddress else { return lines }
   // Room for lines of 256 bytes and more (a journal's lines are about 330 bytes, a set's
-  // about 300): grown from empty, the array was copied at every doubling, about 70
-  // instructions a line.
+  // about 300), so that the array is not copied at every doubling.
   lines.reserveCapacity(bytes.count / 256 + 1)
   var start = 0
   while start < bytes.count {

@@ -4,8 +4,8 @@ import JournalCore
 /// that event into several, the part's number; its text (`01J…`, `01J…#2`) is made only when
 /// asked for.
 ///
-/// A replay folds every event of the journal, and most are never named again: holding their
-/// ids as text cost an allocation and about 600 instructions an event.
+/// A replay folds every event of the journal, and most are never named again: their ids are
+/// held as numbers, without an allocation each.
 ///
 /// An id spelled any other way (the events an import reconstructs, a probe) keeps its text.
 /// Every id has one form: a text that spells a ULID in its canonical form, optionally followed

@@ -51,8 +51,8 @@ public struct FoldEvent: Sendable, Hashable {
 
   static func streamID(of stream: String) -> String { stream.split(atASCII: ":")?.after ?? stream }
 
-  /// The last byte of `text`'s UTF-8, 0 when it is empty: read in place (the collection's
-  /// `last` walks `String.UTF8View`'s indices, about 80 instructions an event).
+  /// The last byte of `text`'s UTF-8, 0 when it is empty: read in place, since the
+  /// collection's `last` walks `String.UTF8View`'s indices.
   static func lastByte(of text: String) -> UInt8 {
     let last = text.utf8.withContiguousStorageIfAvailable { $0.last ?? 0 }
     return last ?? text.utf8.last ?? 0
@@ -175,8 +175,8 @@ extension String {
   /// gives it, but searching the bytes when the string is ASCII (ids and stream names
   /// always are), where bytes and characters meet at the same places.
   ///
-  /// The fold asks for every event's stream id and stored id: the `Character` search, which
-  /// breaks graphemes, was a fifth of a replay's instructions.
+  /// The fold asks for every event's stream id and stored id, and a `Character` search breaks
+  /// graphemes.
   func split(atASCII separator: Unicode.Scalar) -> (before: String, after: String)? {
     precondition(separator.isASCII)
     let byte = UInt8(truncatingIfNeeded: separator.value)

@@ -125,7 +125,7 @@ public protocol EventStore: AnyObject, Sendable {
   /// This store, when it is a ``PositionedEventStore``; nil otherwise (the default).
   ///
   /// Asked instead of casting the store: a cast to a protocol searches every conformance in
-  /// the program the first time, about 3 M instructions at every start.
+  /// the program the first time, a cost every command would pay at start.
   var positioned: (any PositionedEventStore)? { get }
 }
 

@@ -79,6 +79,12 @@ struct ReportIndex: Equatable {
     self.position = position
   }
 
+  /// Where a report writes a part it read again before putting it in place: a new name each
+  /// time, so that two reports never write one file.
+  static func aside(_ name: String) -> String {
+    "\(folder)/.\(name).\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+  }
+
   /// The name of the part of a workout started at `start` (milliseconds), or not listed.
   static func part(start: Int64?) -> String {
     guard let start else { return "unlisted" }
@@ -123,14 +129,19 @@ extension SavedState {
       }
       kept = ReportIndex(position: end, quarantined: quarantined, parts: parts)
       held = index
-    } else if let end = try ChangeList.end(in: files) {
+    } else if let end = try listEnd() {
       kept = ReportIndex(position: end, quarantined: quarantined, parts: parts)
     }
     var reads = ReportReads(since: nil, until: nil)
     let splits = try slice(head.splits.filter { quarantined.contains($0) == false })
     reads.add(state: Replayer.fold(splits.events), events: splits.events)
     var met = splits.reverts
-    var written: [(name: String, part: ReportIndex.Part)] = []
+    // The parts read again, each written aside as soon as it is read (memory holds one).
+    var written: [(name: String, aside: String)] = []
+    // Whether every part read again was written aside: else the index is left as it was.
+    var keeping = kept != nil && !readOnly
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
     for name in order {
       var part: ReportIndex.Part?
       if !stale.contains(name), let bytes = try? files.read("\(ReportIndex.folder)/\(name)"),
@@ -145,7 +156,14 @@ extension SavedState {
           read.reads.add(state: Replayer.fold(events), events: events)
           read.reverts.formUnion(reverts)
         }
-        written.append((name, read))
+        let aside = ReportIndex.aside(name)
+        if keeping {
+          if (try? Self.write(stateFiles, aside, Array(encoder.encode(read)))) != nil {
+            written.append((name, aside))
+          } else {
+            keeping = false
+          }
+        }
         part = read
       }
       guard let part else { continue }
@@ -154,30 +172,46 @@ extension SavedState {
     }
     let loose = try looseReverts(met: met)
     if !loose.isEmpty { reads.add(state: Replayer.fold(loose), events: loose) }
-    if let kept, !readOnly, kept != held || !written.isEmpty {
+    if keeping, let kept, kept != held || !written.isEmpty {
       try? keep(kept, written, replacing: held)
     }
+    for (_, aside) in written { try? stateFiles.remove(aside) }
     return reads
   }
 
-  /// Writes the parts read again, removes those `old` lists that `index` does not, then
-  /// writes the index, holding the state's lock so that the index never names parts older
-  /// than another report wrote.
+  /// Puts the parts written aside in place, removes those `old` lists that `index` does
+  /// not, then writes the index, holding the state's lock so that the index never names
+  /// parts older than another report put in place.
   private func keep(
     _ index: ReportIndex,
-    _ parts: [(name: String, part: ReportIndex.Part)],
+    _ parts: [(name: String, aside: String)],
     replacing old: ReportIndex?
   ) throws {
     try locked {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = .sortedKeys
-      for (name, part) in parts {
-        try Self.write(stateFiles, "\(ReportIndex.folder)/\(name)", Array(try encoder.encode(part)))
+      for (name, aside) in parts {
+        let from = files.absolute(aside)
+        guard rename(from, files.absolute("\(ReportIndex.folder)/\(name)")) == 0 else {
+          throw Unavailable(reason: "cannot put the report's part '\(name)' in place")
+        }
       }
       for name in (old?.parts.keys).map(Set.init) ?? [] where index.parts[name] == nil {
         try stateFiles.remove("\(ReportIndex.folder)/\(name)")
       }
       try Self.write(stateFiles, "\(ReportIndex.folder)/index", index.encoded())
+    }
+  }
+
+  /// Where the change list ends now; nil when the state may only be read and has no list.
+  ///
+  /// A list that is missing or damaged is started again, holding the lock (a write appends
+  /// to it holding the lock).
+  private func listEnd() throws -> ChangeList.Position? {
+    if let end = try ChangeList.end(in: files) { return end }
+    guard !readOnly else { return nil }
+    return try locked {
+      if let end = try ChangeList.end(in: files) { return end }
+      try ChangeList.start(in: files)
+      return try ChangeList.end(in: files)
     }
   }
 }

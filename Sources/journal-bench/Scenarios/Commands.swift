@@ -33,22 +33,8 @@ extension Bench {
     let coldSeconds = Date().timeIntervalSince(coldStart)
     try? FileManager.default.removeItem(at: state)
     var peaks: [String: Int] = ["status (cold start)": try peak(["status"])]
-    guard
-      let latest = try JSONSerialization.jsonObject(with: Data(cold.utf8)) as? [String: Any],
-      let split = latest["splitID"] as? String,
-      let logs = latest["logs"] as? [[String: Any]],
-      let exercise = logs.first?["exerciseName"] as? String,
-      let workout = latest["id"] as? String
-    else { throw BenchError("B10: the latest workout names no split or exercise") }
-    // The generated story runs into the 2060s at 1M: the commands act a day after its last
-    // workout, as B5 dates its event after the last one.
-    guard let started = (latest["end"] ?? latest["start"]) as? String,
-      let last = try? Date(started, strategy: .iso8601)
-    else { throw BenchError("B10: the latest workout has no time") }
-    let start = last + 86_400
-    setenv("WORKOUT_NOW", start.formatted(.iso8601), 1)
+    let (workout, exercise, start) = try Self.startAfterTheLast(cold, run: run)
     defer { unsetenv("WORKOUT_NOW") }
-    _ = try run(["start", split, "--device", "bench", "--time-zone", "UTC"])
     // The other commands an hour later, so that `rewind --to` the start cancels what they did
     // and keeps the workout, and `diff --from` the start shows what they changed.
     setenv("WORKOUT_NOW", (start + 3_600).formatted(.iso8601), 1)

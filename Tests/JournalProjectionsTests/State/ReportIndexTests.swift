@@ -101,13 +101,17 @@ import Testing
     try SavedStateTests.expectSameReport(fixture, "its start undone")
   }
 
-  /// A part file damaged, removed, or of another journal's index is read again.
-  @Test(arguments: ["cut", "flipped", "removed", "index"])
+  /// A part file damaged or removed is read again, and every part is when the index is
+  /// damaged or the change list is gone (which starts again).
+  @Test(arguments: ["cut", "flipped", "removed", "index", "change list"])
   func aDamagedPartIsReadAgain(damage: String) throws {
     let (fixture, _) = try Self.threeYears()
     try SavedStateTests.expectSameReport(fixture, "three years")
     let folder = fixture.stateFolder.appendingPathComponent(ReportIndex.folder)
-    let file = folder.appendingPathComponent(damage == "index" ? "index" : "2032")
+    let file =
+      damage == "change list"
+      ? fixture.stateFolder.appendingPathComponent(ChangeList.path)
+      : folder.appendingPathComponent(damage == "index" ? "index" : "2032")
     var bytes = try Data(contentsOf: file)
     switch damage {
     case "cut": bytes = bytes.prefix(bytes.count / 2)
@@ -121,7 +125,7 @@ import Testing
       )
     default: try FileManager.default.removeItem(at: file)
     }
-    if damage != "removed" { try bytes.write(to: file) }
+    if damage != "removed", damage != "change list" { try bytes.write(to: file) }
     try SavedStateTests.expectSameReport(fixture, "2032 \(damage)")
     #expect(try part(fixture, "2032").isEmpty == false)
   }
