@@ -179,6 +179,19 @@ package struct ReportReads: Codable {
     heldLabels = heldLabels.filter { named.contains($0.key) }
   }
 
+  /// Takes the sessions ``summary`` lists out of it, leaving its totals, days and weeks: the
+  /// report index keeps them apart, since only the newest parts' are listed in the end.
+  package mutating func takeSessions() -> [TrainingSummary.Session] {
+    defer { summary.sessions = [] }
+    return summary.sessions
+  }
+
+  /// Lists `sessions`, taken out of other reads (``takeSessions()``), with those ``summary``
+  /// lists, keeping the newest ``listed``.
+  package mutating func list(_ sessions: [TrainingSummary.Session]) {
+    summary.list(sessions, keepingNewest: Self.listed)
+  }
+
   /// Reads the newest ``recentCount`` sessions' workouts: `read` gives a workout's slice by
   /// id (a state holding it and the events it was folded from), nil when there is none.
   package mutating func findRecent(

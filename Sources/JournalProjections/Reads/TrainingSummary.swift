@@ -156,9 +156,7 @@ public struct TrainingSummary: Codable, Sendable, Hashable {
   /// Summaries of workouts taken one at a time, merged, equal the summary of them all taken
   /// together, apart from the sessions left out.
   public mutating func merge(_ other: TrainingSummary, keepingNewest limit: Int? = nil) {
-    sessions += other.sessions
-    sessions.sort { ($0.start, $0.workoutID) < ($1.start, $1.workoutID) }
-    if let limit, sessions.count > limit { sessions.removeFirst(sessions.count - limit) }
+    list(other.sessions, keepingNewest: limit)
     Self.merge(other.days, into: &days)
     Self.merge(other.weeks, into: &weeks)
     workouts += other.workouts
@@ -167,6 +165,14 @@ public struct TrainingSummary: Codable, Sendable, Hashable {
     duration += other.duration
     timedSessions += other.timedSessions
     rests.merge(other.rests, uniquingKeysWith: +)
+  }
+
+  /// Adds `more` to ``sessions``, keeping the newest `limit` (all when nil); the totals,
+  /// days and weeks are left as they are.
+  mutating func list(_ more: [Session], keepingNewest limit: Int?) {
+    sessions += more
+    sessions.sort { ($0.start, $0.workoutID) < ($1.start, $1.workoutID) }
+    if let limit, sessions.count > limit { sessions.removeFirst(sessions.count - limit) }
   }
 
   /// Adds the periods of `b` to those of `merged`, each oldest first, by day.

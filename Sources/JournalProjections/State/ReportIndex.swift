@@ -11,7 +11,10 @@ import JournalCore
 ///   then set aside; and `part <name><TAB><workout id> <workout id>…` for each part, its
 ///   workouts in the order slices hand them on;
 /// - `<name>`: the part's reads and the ids of the reverts its workouts' streams hold, as
-///   JSON (``Part``).
+///   JSON (``Part``), without the sessions its summary lists;
+/// - `<name>.sessions`: those sessions (the part's newest ``ReportReads/listed``), as JSON:
+///   apart, because only the newest parts' are listed in the end, and they are most of a
+///   part's bytes.
 ///
 /// A part is named after the year (UTC) its workouts started, or `unlisted` for the
 /// workouts whose start was undone. It is read again from its workouts' streams when its
@@ -93,6 +96,8 @@ struct ReportIndex: Equatable {
 }
 
 extension SavedState {
+  typealias Session = TrainingSummary.Session
+
   /// The report's reads over the whole history: the splits' slice, each part of the report
   /// index (``ReportIndex``) brought up to date, then the reverts that name no event held.
   ///
@@ -136,39 +141,68 @@ extension SavedState {
     let splits = try slice(head.splits.filter { quarantined.contains($0) == false })
     reads.add(state: Replayer.fold(splits.events), events: splits.events)
     var met = splits.reverts
-    // The parts read again, each written aside as soon as it is read (memory holds one).
-    var written: [(name: String, aside: String)] = []
+    // The files of the parts read again, each written aside as soon as it is read (memory
+    // holds one part).
+    var written: [(file: String, aside: String)] = []
     // Whether every part read again was written aside: else the index is left as it was.
     var keeping = kept != nil && !readOnly
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
-    for name in order {
-      var part: ReportIndex.Part?
-      if !stale.contains(name), let bytes = try? files.read("\(ReportIndex.folder)/\(name)"),
-        let body = Self.checked(bytes)
-      {
-        part = try? JSONDecoder().decode(ReportIndex.Part.self, from: Data(body))
+    func writeAside(_ file: String, _ value: some Encodable) {
+      let aside = ReportIndex.aside(file)
+      if (try? Self.write(stateFiles, aside, Array(encoder.encode(value)))) != nil {
+        written.append((file, aside))
+      } else {
+        keeping = false
       }
+    }
+    /// Part `name` read again from its workouts' streams, its sessions taken out.
+    func readAgain(_ name: String) throws -> (part: ReportIndex.Part, sessions: [Session]) {
+      var read = ReportIndex.Part(reads: ReportReads(since: nil, until: nil), reverts: [])
+      for id in parts[name, default: []] {
+        let (events, reverts) = try slice(["workout:\(id)"])
+        read.reads.add(state: Replayer.fold(events), events: events)
+        read.reverts.formUnion(reverts)
+      }
+      let sessions = read.reads.takeSessions()
+      if keeping {
+        writeAside("\(ReportIndex.folder)/\(name)", read)
+        writeAside("\(ReportIndex.folder)/\(name).sessions", sessions)
+      }
+      return (read, sessions)
+    }
+    func load<T: Decodable>(_ type: T.Type, _ file: String) -> T? {
+      guard let bytes = try? files.read("\(ReportIndex.folder)/\(file)"),
+        let body = Self.checked(bytes)
+      else { return nil }
+      return try? JSONDecoder().decode(type, from: Data(body))
+    }
+    var sessionsRead: [String: [Session]] = [:]
+    for name in order {
+      var part = stale.contains(name) ? nil : load(ReportIndex.Part.self, name)
       if part == nil {
-        var read = ReportIndex.Part(reads: ReportReads(since: nil, until: nil), reverts: [])
-        for id in parts[name, default: []] {
-          let (events, reverts) = try slice(["workout:\(id)"])
-          read.reads.add(state: Replayer.fold(events), events: events)
-          read.reverts.formUnion(reverts)
+        let again = try readAgain(name)
+        (part, sessionsRead[name]) = (again.part, again.sessions)
+        // Only the newest parts' sessions can be listed: those of a part with enough newer
+        // ones read are dropped.
+        var newer = 0
+        for held in order.filter({ sessionsRead[$0] != nil }).reversed() {
+          if newer >= ReportReads.listed { sessionsRead[held] = nil }
+          newer += sessionsRead[held]?.count ?? 0
         }
-        let aside = ReportIndex.aside(name)
-        if keeping {
-          if (try? Self.write(stateFiles, aside, Array(encoder.encode(read)))) != nil {
-            written.append((name, aside))
-          } else {
-            keeping = false
-          }
-        }
-        part = read
       }
       guard let part else { continue }
       reads.merge(part.reads)
       met.formUnion(part.reverts)
+    }
+    // The sessions listed: the newest parts' (parts are in the order their workouts
+    // started), until there are enough.
+    var listed = 0
+    for name in order.reversed() where listed < ReportReads.listed {
+      var sessions = sessionsRead[name] ?? load([Session].self, "\(name).sessions")
+      if sessions == nil { sessions = try readAgain(name).sessions }
+      reads.list(sessions ?? [])
+      listed += sessions?.count ?? 0
     }
     let loose = try looseReverts(met: met)
     if !loose.isEmpty { reads.add(state: Replayer.fold(loose), events: loose) }
@@ -184,18 +218,18 @@ extension SavedState {
   /// parts older than another report put in place.
   private func keep(
     _ index: ReportIndex,
-    _ parts: [(name: String, aside: String)],
+    _ parts: [(file: String, aside: String)],
     replacing old: ReportIndex?
   ) throws {
     try locked {
-      for (name, aside) in parts {
-        let from = files.absolute(aside)
-        guard rename(from, files.absolute("\(ReportIndex.folder)/\(name)")) == 0 else {
-          throw Unavailable(reason: "cannot put the report's part '\(name)' in place")
+      for (file, aside) in parts {
+        guard rename(files.absolute(aside), files.absolute(file)) == 0 else {
+          throw Unavailable(reason: "cannot put '\(file)' in place")
         }
       }
       for name in (old?.parts.keys).map(Set.init) ?? [] where index.parts[name] == nil {
         try stateFiles.remove("\(ReportIndex.folder)/\(name)")
+        try stateFiles.remove("\(ReportIndex.folder)/\(name).sessions")
       }
       try Self.write(stateFiles, "\(ReportIndex.folder)/index", index.encoded())
     }

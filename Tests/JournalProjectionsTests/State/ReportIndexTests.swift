@@ -103,7 +103,7 @@ import Testing
 
   /// A part file damaged or removed is read again, and every part is when the index is
   /// damaged or the change list is gone (which starts again).
-  @Test(arguments: ["cut", "flipped", "removed", "index", "change list"])
+  @Test(arguments: ["cut", "flipped", "removed", "index", "change list", "sessions"])
   func aDamagedPartIsReadAgain(damage: String) throws {
     let (fixture, _) = try Self.threeYears()
     try SavedStateTests.expectSameReport(fixture, "three years")
@@ -111,7 +111,9 @@ import Testing
     let file =
       damage == "change list"
       ? fixture.stateFolder.appendingPathComponent(ChangeList.path)
-      : folder.appendingPathComponent(damage == "index" ? "index" : "2032")
+      : folder.appendingPathComponent(
+        ["index": "index", "sessions": "2033.sessions"][damage] ?? "2032"
+      )
     var bytes = try Data(contentsOf: file)
     switch damage {
     case "cut": bytes = bytes.prefix(bytes.count / 2)
@@ -125,7 +127,7 @@ import Testing
       )
     default: try FileManager.default.removeItem(at: file)
     }
-    if damage != "removed", damage != "change list" { try bytes.write(to: file) }
+    if !["removed", "change list", "sessions"].contains(damage) { try bytes.write(to: file) }
     try SavedStateTests.expectSameReport(fixture, "2032 \(damage)")
     #expect(try part(fixture, "2032").isEmpty == false)
   }
