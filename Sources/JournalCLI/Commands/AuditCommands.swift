@@ -290,22 +290,26 @@ enum AuditCommands {
       OptionSpec("field", value: "JSON-POINTER", help: "Only this field (and what it holds)"), asOf,
     ]
   ) { invocation in
-    let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 2)
     let what = try invocation.positional(0, "split, workout or document path")
     let positionalField = invocation.arguments.positionals.dropFirst().first
     if positionalField != nil, invocation.string("field") != nil {
       throw UsageError("give FIELD or '--field', not both")
     }
+    let isPath = what.contains("/") || what.hasSuffix(".json")
+    // A field only a workout has: the name is a split's, and means its latest workout.
+    let workoutOnly =
+      !isPath
+      && (positionalField ?? invocation.string("field")).flatMap(firstSegment).map {
+        workoutOnlyFields.contains($0.lowercased())
+      } == true
+    let session = try blameSession(what, isPath: isPath, workoutOnly: workoutOnly, invocation)
     let point = try point(invocation, session)
     let state = session.journal.state(upTo: point)
     let path: String
-    if what.contains("/") || what.hasSuffix(".json") {
+    if isPath {
       path = what
-    } else if let first = (positionalField ?? invocation.string("field")).flatMap(firstSegment),
-      workoutOnlyFields.contains(first.lowercased())
-    {
-      // A field only a workout has: the name is a split's, and means its latest workout.
+    } else if workoutOnly {
       path = try state.workout(what).path
     } else {
       path = try state.documentPath(what)
@@ -319,12 +323,7 @@ enum AuditCommands {
         dotted.hasPrefix("/")
         ? dotted : try FieldPath.pointer(dotted, in: state.renderedDocument(at: path))
     }
-    let lines = try Blame.lines(
-      path: path,
-      field: field,
-      history: session.journal.history,
-      upTo: point
-    )
+    let lines = try session.journal.blame(path: path, field: field, upTo: point)
     var dates = ZonedDates()
     if invocation.wantsJSON {
       invocation.printJSON(
@@ -343,6 +342,40 @@ enum AuditCommands {
     return ExitStatus.success
   }
   .completing([.documents])
+
+  /// The journal opened for `blame WHAT`: the streams of the document WHAT names, as the
+  /// naming rule finds it (``JournalState/documentPath(_:)``), else the whole history.
+  ///
+  /// A path names its stream; a workout named for a workout-only field is found as `history`
+  /// finds it (``JournalSession/naming(workout:_:scope:)``); any other name is first looked
+  /// for among the splits' names, which the splits hold, then as a workout.
+  static func blameSession(
+    _ what: String,
+    isPath: Bool,
+    workoutOnly: Bool,
+    _ invocation: Invocation
+  ) throws -> JournalSession {
+    let workout = StateScope(workouts: [what], splits: false)
+    if isPath { return try JournalSession(invocation, scope: .document(at: what)) }
+    if workoutOnly { return try JournalSession.naming(workout: what, invocation, scope: workout) }
+    let session = try JournalSession(invocation, scope: StateScope(workouts: [what]))
+    let state = session.state()
+    // A live split's whole id, or a workout's id, as the naming rule reads them.
+    let id = what.uppercased()
+    if StateScope.isWholeID(what), let split = state.splits[id], split.deletedAt == nil {
+      return session
+    }
+    if state.workouts[id] != nil { return session }
+    let splits = state.liveSplits.map(\.document.name)
+    do {
+      // A split's name: the splits alone decide.
+      if try JournalState.pickName(what, among: splits, what: "split") != nil { return session }
+    } catch {
+      // A name that fits several splits: the error is the same from the whole history.
+      return session
+    }
+    return try JournalSession.naming(workout: what, invocation, scope: workout)
+  }
 
   /// Members of a workout document that a split document does not have: a FIELD starting
   /// with one makes blame read a split's name as its latest workout.
@@ -367,14 +400,18 @@ enum AuditCommands {
       OptionSpec("to", value: "EVENT|TIME", help: "The later point (default: now)"),
     ]
   ) { invocation in
-    let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 0)
-    let journal = session.journal
-    let from = try invocation.string("from").map {
-      try Points.parse($0, in: journal, now: session.now)
+    // Slice by slice from the saved state, whatever the points.
+    let changes = try ChartCommands.answered(invocation) { session in
+      let journal = session.journal
+      let from = try invocation.string("from").map {
+        try Points.parse($0, in: journal, now: session.now)
+      }
+      let to = try invocation.string("to").map {
+        try Points.parse($0, in: journal, now: session.now)
+      }
+      return try journal.diff(from: from, to: to)
     }
-    let to = try invocation.string("to").map { try Points.parse($0, in: journal, now: session.now) }
-    let changes = try Diff.changes(history: journal.history, from: from, to: to)
     if invocation.wantsJSON {
       invocation.printJSON(
         changes.map { change -> [String: Any] in

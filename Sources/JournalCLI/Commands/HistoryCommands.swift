@@ -53,9 +53,18 @@ enum HistoryCommands {
 
   static let redo = Command(["redo"], abstract: "Redo what the last undo of this device cancelled")
   { invocation in
-    let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 0)
-    let reversal = try session.journal.redo(device: session.device, now: session.now)
+    // The streams this device acted on last hold its latest undo; when they cannot tell, the
+    // redo runs again on the whole history.
+    let scope = StateScope(recentActionsOf: try JournalSession.device(invocation))
+    let reversal: Journal.Reversal
+    do {
+      let session = try JournalSession(invocation, scope: scope)
+      reversal = try session.journal.redo(device: session.device, now: session.now)
+    } catch is ScopeTooNarrow {
+      let session = try JournalSession(invocation)
+      reversal = try session.journal.redo(device: session.device, now: session.now)
+    }
     return report(reversal, verb: "redid", in: invocation)
   }
 
@@ -66,13 +75,15 @@ enum HistoryCommands {
       OptionSpec("to", value: "EVENT|TIME", help: "The last event (id prefix) or time to keep")
     ]
   ) { invocation in
-    let session = try JournalSession(invocation)
     try invocation.expectPositionals(atMost: 0)
     guard let target = invocation.string("to") else {
       throw UsageError("missing '--to EVENT|TIME'")
     }
-    let point = try Points.parse(target, in: session.journal, now: session.now)
-    let reversal = try session.journal.rewind(to: point, device: session.device, now: session.now)
+    // The saved state finds the events after the point without folding any stream.
+    let reversal = try ChartCommands.answered(invocation) { session in
+      let point = try Points.parse(target, in: session.journal, now: session.now)
+      return try session.journal.rewind(to: point, device: session.device, now: session.now)
+    }
     return report(reversal, verb: "rewound", in: invocation)
   }
 
@@ -100,7 +111,7 @@ enum Points {
   static func parse(_ text: String, in journal: Journal, now: Date) throws -> Replayer.Point {
     let upper = text.uppercased()
     if upper.count >= 4, upper.allSatisfy({ $0.isLetter || $0.isNumber }) {
-      let matches = journal.history.filter { $0.eventID.textHasPrefix(upper) }
+      let matches = try journal.events(withIDPrefix: upper)
       let stored = Set(matches.map(\.storedID))
       if stored.count == 1, let first = matches.last { return .event(first.id) }
       if stored.count > 1 {

@@ -71,41 +71,79 @@ extension Journal {
 
   /// Cancels the latest undo of `device` that is in effect.
   ///
-  /// - Throws: ``CommandError`` when there is nothing to redo.
+  /// On a journal opened with a scope (``open(store:scope:newID:readOnly:)``; the device's
+  /// recent actions, ``StateScope/recentActionsOf``), the undo is looked for among the events
+  /// the scope holds, and taken only when every event the device recorded after it is there
+  /// too: a later undo cannot hide outside the scope.
+  ///
+  /// - Throws: ``CommandError`` when there is nothing to redo; ``ScopeTooNarrow`` when a
+  ///   scoped journal cannot tell (the undo lies further back than the scope reaches, or
+  ///   there is none): open it with ``StateScope/all`` then.
   @discardableResult
   public func redo(device: String, now: Date) throws -> Reversal {
     lock.lock()
     defer { lock.unlock() }
     let cancelled = Replayer.cancelledEvents(in: history)
-    guard
-      let undo = history.last(where: { e in
-        guard e.device == device, case .eventsReverted(let revert) = e.event,
-          cancelled[e.storedID] == nil
-        else { return false }
-        return revert.reason == RevertReason.undo
-      })
-    else { throw CommandError("nothing to redo on device '\(device)'") }
+    let undo = history.last(where: { e in
+      guard e.device == device, case .eventsReverted(let revert) = e.event,
+        cancelled[e.storedID] == nil
+      else { return false }
+      return revert.reason == RevertReason.undo
+    })
+    if let scoped = store as? ScopedEventStore {
+      try requireEveryEvent(of: device, after: undo?.sequence ?? 0, in: scoped.state)
+    }
+    guard let undo else { throw CommandError("nothing to redo on device '\(device)'") }
     return try revert([undo], reason: RevertReason.redo, device: device, now: now)
+  }
+
+  /// Throws ``ScopeTooNarrow`` unless `history` holds every event `device` recorded after
+  /// its event numbered `sequence`: the device's numbers run without a gap, so the numbers
+  /// after it up to the last the saved state read must all be there.
+  private func requireEveryEvent(
+    of device: String,
+    after sequence: UInt64,
+    in state: SavedState
+  ) throws {
+    guard let last = state.lastSequence(of: device) else {
+      // A device with no event read has none after any; a forked one may reuse numbers.
+      if state.head.positions[device] == nil, history.allSatisfy({ $0.device != device }) {
+        return
+      }
+      throw ScopeTooNarrow()
+    }
+    guard last > sequence else { return }
+    let held = Set(history.lazy.filter { $0.device == device }.map(\.sequence))
+    for number in (sequence + 1)...last where !held.contains(number) { throw ScopeTooNarrow() }
   }
 
   /// Cancels every event in effect after `point`, so the state equals the
   /// state at that point.
   ///
-  /// - Throws: ``CommandError`` when the point is unknown or nothing follows it.
+  /// On a journal opened with a scope (``open(store:scope:newID:readOnly:)``, any scope), the
+  /// events after the point are found in its saved state: every stream whose last event lies
+  /// after the point is read, one at a time, and only its events after the point are kept.
+  ///
+  /// - Throws: ``CommandError`` when the point is unknown or nothing follows it;
+  ///   ``ScopeTooNarrow`` when a scoped journal finds its saved state damaged: open it with
+  ///   ``StateScope/all`` then.
   @discardableResult
   public func rewind(to point: Replayer.Point, device: String, now: Date) throws -> Reversal {
     lock.lock()
     defer { lock.unlock() }
-    if case .event(let id) = point {
-      let named = EventID(id)
-      guard history.contains(where: { $0.eventID == named }) else {
-        throw CommandError("unknown event '\(id)'")
-      }
+    let cut = try Cut(point, in: self)
+    if case .event(let id) = point, !cut.namesAnEvent {
+      throw CommandError("unknown event '\(id)'")
     }
     // Every event after the point, even one already cancelled: an undo after
     // the point is cancelled too, and what it cancelled must stay cancelled.
-    let kept = Replayer.prefix(history, upTo: point).count
-    let after = Array(history[kept...])
+    let after: [FoldEvent]
+    if let scoped = store as? ScopedEventStore {
+      let reaching = try Self.fromState(scoped) { try $0.events(after: cut.mayLieAfter) }
+      after = Array(reaching[cut.count(in: reaching)...])
+    } else {
+      after = Array(history[Replayer.prefix(history, upTo: point).count...])
+    }
     guard !after.isEmpty else { throw CommandError("nothing happened after that point") }
     return try revert(
       after,

@@ -60,6 +60,20 @@ public enum Blame {
     history: [FoldEvent],
     upTo point: Replayer.Point? = nil
   ) throws -> [Line] {
+    try lines(path: path, field: field, history: history, upTo: point, now: nil)
+  }
+
+  /// ``lines(path:field:history:upTo:)`` over part of the history that holds every event of
+  /// the document's stream and what its fold reads (``Journal/blame(path:field:upTo:)``),
+  /// with `now`, the fold's `now` over the whole history, which decides what the grace
+  /// periods leave of the document.
+  static func lines(
+    path: String,
+    field: String?,
+    history: [FoldEvent],
+    upTo point: Replayer.Point?,
+    now: Date?
+  ) throws -> [Line] {
     guard let target = DocumentTarget(path: path) else {
       throw CommandError(
         "'\(path)' is not a document path",
@@ -69,7 +83,7 @@ public enum Blame {
     var current = DocumentFields(leaves: [:])
     var credits: [String: Credit] = [:]
     var failure: (any Error)?
-    let final = Replayer.fold(history, upTo: point) { e, before, after in
+    var final = Replayer.fold(history, upTo: point) { e, before, after in
       guard failure == nil, mayChange(target, e, before) else { return }
       do {
         let rendered =
@@ -83,6 +97,7 @@ public enum Blame {
       }
     }
     if let failure { throw failure }
+    if let now, final.now.map({ now > $0 }) ?? true { final.now = now }
     // The fold's "now" may have moved past a grace period since the last event of the stream.
     guard let bytes = try final.renderedDocument(at: path) else {
       throw CommandError(

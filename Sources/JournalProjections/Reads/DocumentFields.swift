@@ -47,11 +47,13 @@ public struct DocumentFields: Sendable, Hashable {
   /// The pointers whose values differ between `old` and `new`: added,
   /// removed or changed, in pointer order.
   public static func changes(from old: DocumentFields, to new: DocumentFields) -> [FieldChange] {
-    let pointers = Set(old.leaves.keys).union(new.leaves.keys)
-    return pointers.sorted(by: pointerOrder).compactMap { pointer in
-      let before = old.leaves[pointer]
-      let after = new.leaves[pointer]
-      return before == after ? nil : FieldChange(pointer: pointer, before: before, after: after)
+    // Only the pointers that differ are sorted: blame compares a document with itself after
+    // every event, and few of its fields change at each.
+    let pointers = Set(old.leaves.keys).union(new.leaves.keys).filter {
+      old.leaves[$0] != new.leaves[$0]
+    }
+    return pointers.sorted(by: pointerOrder).map { pointer in
+      FieldChange(pointer: pointer, before: old.leaves[pointer], after: new.leaves[pointer])
     }
   }
 

@@ -957,7 +957,8 @@ package final class SavedState: @unchecked Sendable {
   private func catalogueBucket(_ name: String) throws -> [String: WorkoutEntry] {
     var map = BucketedMap(files: stateFiles, folder: "catalogue")
     var entries: [String: WorkoutEntry] = [:]
-    for (id, values) in try map.all(inBucket: name) {
+    // A workout no longer listed (its start undone, or quarantined) keeps an empty line.
+    for (id, values) in try map.all(inBucket: name) where !values.isEmpty {
       guard let entry = Self.catalogueEntry(id: id, values) else {
         throw Untrusted(reason: "its catalogue is unreadable")
       }

@@ -9,13 +9,13 @@ extension Bench {
   /// - Parameters:
   ///   - status: the output of `journal status --json`, the latest workout.
   ///   - run: runs a `journal` command on the journal.
-  /// - Returns: the latest workout's id and its first exercise.
+  /// - Returns: the latest workout's id, its first exercise, and when the new workout started.
   /// - Throws: ``BenchError`` when the latest workout has no split, exercise or time; what
   ///   `run` throws.
   static func startAfterTheLast(
     _ status: String,
     run: ([String]) throws -> String
-  ) throws -> (workout: String, exercise: String) {
+  ) throws -> (workout: String, exercise: String, start: Date) {
     guard
       let latest = try JSONSerialization.jsonObject(with: Data(status.utf8)) as? [String: Any],
       let split = latest["splitID"] as? String,
@@ -26,8 +26,9 @@ extension Bench {
     guard let started = (latest["end"] ?? latest["start"]) as? String,
       let last = try? Date(started, strategy: .iso8601)
     else { throw BenchError("the latest workout has no time") }
-    setenv("WORKOUT_NOW", (last + 86_400).formatted(.iso8601), 1)
+    let start = last + 86_400
+    setenv("WORKOUT_NOW", start.formatted(.iso8601), 1)
     _ = try run(["start", split, "--device", "bench", "--time-zone", "UTC"])
-    return (workout, exercise)
+    return (workout, exercise, start)
   }
 }

@@ -33,18 +33,32 @@ extension Bench {
     let coldSeconds = Date().timeIntervalSince(coldStart)
     try? FileManager.default.removeItem(at: state)
     var peaks: [String: Int] = ["status (cold start)": try peak(["status"])]
-    let (workout, exercise) = try Self.startAfterTheLast(cold, run: run)
+    let (workout, exercise, start) = try Self.startAfterTheLast(cold, run: run)
     defer { unsetenv("WORKOUT_NOW") }
+    // The other commands an hour later, so that `rewind --to` the start cancels what they did
+    // and keeps the workout, and `diff --from` the start shows what they changed.
+    setenv("WORKOUT_NOW", (start + 3_600).formatted(.iso8601), 1)
+    let point = start.formatted(.iso8601)
 
     let commands: [(name: String, runs: [[String]])] = [
       ("help", [["help"]]),
       ("done + undo", [["done", "--device", "bench"], ["undo", "--device", "bench"]]),
+      (
+        "done + undo + redo",
+        [
+          ["done", "--device", "bench"], ["undo", "--device", "bench"],
+          ["redo", "--device", "bench"],
+        ]
+      ),
+      ("done + rewind", [["done", "--device", "bench"], ["rewind", "--to", point]]),
       ("status", [["status"]]),
       ("today", [["today"]]),
       ("history", [["history", workout]]),
       ("records", [["records"]]),
       ("records --exercise", [["records", "--exercise", exercise]]),
       ("chart", [["chart", exercise]]),
+      ("blame", [["blame", workout]]),
+      ("diff --from", [["diff", "--from", point]]),
     ]
     let samples = try measure(
       size: size,
@@ -72,7 +86,7 @@ extension Bench {
       }
       report.add(
         Result(
-          scenario: name == "done + undo" ? "B10" : "B11",
+          scenario: runs.count > 1 ? "B10" : "B11",
           name: "command." + name.replacingOccurrences(of: " --", with: "-"),
           size: size,
           subject: "journal "

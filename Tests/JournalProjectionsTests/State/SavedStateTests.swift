@@ -26,8 +26,18 @@ import Darwin
       random = SplitMix64(seed: seed)
     }
 
+    /// The devices' wall clock (milliseconds since 1970); nil for the system's.
+    var clock: Int64?
+
+    /// How the journal's files are written: without flushes, at ``clock``.
+    var options: DeviceWriter.Options {
+      var options = DeviceWriter.Options(durability: .none)
+      if let clock { options.wallClock = { clock } }
+      return options
+    }
+
     func store() throws -> FileEventStore {
-      try FileEventStore(url: url, options: DeviceWriter.Options(durability: .none))
+      try FileEventStore(url: url, options: options)
     }
 
     /// The whole history, replayed.
@@ -46,7 +56,7 @@ import Darwin
       try? FileManager.default.removeItem(at: copy)
       try FileManager.default.copyItem(at: url, to: copy)
       defer { try? FileManager.default.removeItem(at: copy) }
-      let store = try FileEventStore(url: copy, options: DeviceWriter.Options(durability: .none))
+      let store = try FileEventStore(url: copy, options: options)
       return try body(try Journal(store: store, newID: SequentialIDs(prefix: "01K").make))
     }
   }
