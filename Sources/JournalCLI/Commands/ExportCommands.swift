@@ -46,7 +46,7 @@ enum ExportCommands {
     // The slices hand on the workouts in the order of `liveWorkouts`: by start, then id.
     var last: (start: Date, id: String)?
     do {
-      try session.journal.forEachSlice { state, _, _ in
+      try session.journal.forEachSlice { state, _ in
         for workout in state.liveWorkouts {
           for line in csvLines(workout) { out.write(line + "\r\n") }
           last = (workout.document.start, workout.document.id)

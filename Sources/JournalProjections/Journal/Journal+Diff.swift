@@ -23,7 +23,7 @@ extension Journal {
     // The documents whose rendering waits for `now`, at each point.
     var waiting = (old: JournalState(), new: JournalState())
     var nows: (old: Date?, new: Date?) = (nil, nil)
-    try forEachSlice { _, events, _ in
+    try forEachSlice { _, events in
       let newCount = toCut.count(in: events)
       var new = Replayer.fold(newCount == events.count ? events : Array(events[..<newCount]))
       let oldCount = fromCut?.count(in: events)

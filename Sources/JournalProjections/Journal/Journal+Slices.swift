@@ -3,8 +3,8 @@ import JournalCore
 
 extension Journal {
   /// Hands on the history up to `point` as folded slices, for reads over the whole history
-  /// that hold one slice at a time: `body` gets each slice's state, its events, and how many
-  /// of them no earlier slice had.
+  /// that hold one slice at a time: `body` gets each slice's state and its events (a revert
+  /// that concerns several slices is in each).
   ///
   /// A journal opened with a scope (``open(store:scope:newID:readOnly:)``) hands on its saved
   /// state's streams: the splits' first, then each workout's alone, by start, then the
@@ -17,20 +17,20 @@ extension Journal {
   ///   what `body` gathered dropped. What `body` throws.
   package func forEachSlice(
     upTo point: Replayer.Point? = nil,
-    _ body: (_ state: JournalState, _ events: [FoldEvent], _ fresh: Int) throws -> Void
+    _ body: (_ state: JournalState, _ events: [FoldEvent]) throws -> Void
   ) throws {
     guard let scoped = store as? ScopedEventStore else {
       let events = Array(Replayer.prefix(history, upTo: point))
-      try body(state(upTo: point), events, events.count)
+      try body(state(upTo: point), events)
       return
     }
     guard point == nil else { throw ScopeTooNarrow() }
     let now = wholeHistoryNow
     do {
-      try scoped.state.forEachSlice { events, fresh in
+      try scoped.state.forEachSlice { events in
         var state = Replayer.fold(events)
         if let now, state.now.map({ now > $0 }) ?? true { state.now = now }
-        try body(state, events, fresh)
+        try body(state, events)
       }
     } catch is SavedState.Untrusted {
       scoped.state.distrust()
@@ -68,7 +68,7 @@ extension Journal {
       if since == nil, until == nil {
         reads = try scoped.state.reportReads()
       } else {
-        try scoped.state.forEachSlice { events, _ in
+        try scoped.state.forEachSlice { events in
           reads.add(state: Replayer.fold(events), events: events)
         }
       }

@@ -73,7 +73,7 @@ package struct StreamedAudit {
     var names = Names()
     var rowCount = 0
     var earliest: [Date?] = []
-    try journal.forEachSlice { state, events, _ in
+    try journal.forEachSlice { state, events in
       names.add(state)
       let audit = Audit(state: state, history: events, filter: filter)
       earliest.append(audit.rows.first?.date)
@@ -188,7 +188,7 @@ package struct StreamedAudit {
     var pending = Heap(by: precedes)
     var read = 0
     do {
-      try journal.forEachSlice { state, events, _ in
+      try journal.forEachSlice { state, events in
         let taken = items(Audit(state: state, history: events, filter: filter))
         guard read < floors.count,
           taken.allSatisfy({ item in floors[read].map { date(item) >= $0 } ?? false })

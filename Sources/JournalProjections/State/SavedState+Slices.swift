@@ -9,30 +9,22 @@ extension SavedState {
   /// Each slice holds its streams' events and the reverts that concern them, so its fold
   /// equals the fold of the whole history restricted to those streams; a revert that
   /// concerns several streams is in each of their slices. Quarantined streams are left out,
-  /// as a full read leaves them out. `fresh` counts a slice's events not handed on before,
-  /// so the slices' `fresh` add up to the events of the whole history.
+  /// as a full read leaves them out.
   ///
   /// Memory holds one slice at a time, plus the ids of the reverts met.
   ///
   /// - Throws: ``Untrusted`` when a file of the state is damaged; what `body` throws.
-  func forEachSlice(
-    _ body: (_ events: [FoldEvent], _ fresh: Int) throws -> Void
-  ) throws {
+  func forEachSlice(_ body: (_ events: [FoldEvent]) throws -> Void) throws {
     var revertsMet: Set<String> = []
     func hand(_ streams: [String]) throws {
       let (events, reverts) = try slice(streams)
-      // A revert handed on before is not fresh: it is one event of the history.
-      var fresh = events.count
-      for event in events where reverts.contains(event.id) && revertsMet.contains(event.id) {
-        fresh -= 1
-      }
       revertsMet.formUnion(reverts)
-      try body(events, fresh)
+      try body(events)
     }
     try hand(head.splits.filter { !head.quarantined.keys.contains($0) })
     for stream in try workoutStreams().map(\.stream) { try hand([stream]) }
     let loose = try looseReverts(met: revertsMet)
-    if !loose.isEmpty { try body(loose, loose.count) }
+    if !loose.isEmpty { try body(loose) }
   }
 
   /// The events of `streams` merged, decoded, without those of quarantined streams (the

@@ -201,7 +201,7 @@ import Darwin
       func mergeInGroups(_ journal: Journal) throws {
         merged = ReportReads(since: since, until: nil)
         var group = ReportReads(since: since, until: nil)
-        try journal.forEachSlice { state, events, _ in
+        try journal.forEachSlice { state, events in
           group.add(state: state, events: events)
           if fixture.random.next() % 3 == 0 {
             merged.merge(group)
@@ -286,7 +286,7 @@ import Darwin
       )
     }
     var workouts: [String] = []
-    try scoped.forEachSlice { state, _, _ in workouts += state.liveWorkouts.map(\.document.id) }
+    try scoped.forEachSlice { state, _ in workouts += state.liveWorkouts.map(\.document.id) }
     #expect(
       workouts == whole.liveWorkouts.map(\.document.id),
       "export's workouts: \(context)",
