@@ -44,12 +44,13 @@ enum ReportCommands {
       }
       return try ReportContent(journal: session.journal, upTo: point, since: since, until: until)
     }
-    let page = ReportPage.render(content)
-    try OwnerOnlyFile.write(page, to: invocation.resolve(file), example: "report.html")
+    let bytes = try OwnerOnlyFile.write(to: invocation.resolve(file), example: "report.html") {
+      write in try ReportPage.render(content) { try write(Data($0.utf8)) }
+    }
     if invocation.wantsJSON {
-      invocation.printJSON(["file": file, "bytes": page.count] as [String: Any])
+      invocation.printJSON(["file": file, "bytes": bytes] as [String: Any])
     } else {
-      invocation.console.print("wrote \(file) (\(page.count) bytes)")
+      invocation.console.print("wrote \(file) (\(bytes) bytes)")
     }
     return ExitStatus.success
   }

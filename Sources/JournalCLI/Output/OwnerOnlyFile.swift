@@ -36,25 +36,48 @@ enum OwnerOnlyFile {
   /// A temporary file beside it is renamed over it, so a reader sees the old file or the
   /// new one, never a part. A directory is refused; `example` names a file in the hint.
   static func write(_ data: Data, to url: URL, example: String) throws {
+    _ = try write(to: url, example: example) { write in try write(data) }
+  }
+
+  /// Writes to `url` what `produce` hands to the function it is given, piece by piece, as
+  /// ``write(_:to:example:)`` writes its data: a page need not be held whole.
+  ///
+  /// - Returns: how many bytes were written.
+  static func write(
+    to url: URL,
+    example: String,
+    _ produce: (_ write: (Data) throws -> Void) throws -> Void
+  ) throws -> Int {
     try check(url, example: example)
     let folder = url.deletingLastPathComponent()
     let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
+    let failure = CommandError(
+      "cannot write '\(url.path)'",
+      hint: "check that '\(folder.path)' exists and is writable"
+    )
     guard
       FileManager.default.createFile(
         atPath: temporary.path,
-        contents: data,
+        contents: nil,
         attributes: [.posixPermissions: 0o600]
-      )
-    else {
-      throw CommandError(
-        "cannot write '\(url.path)'",
-        hint: "check that '\(folder.path)' exists and is writable"
-      )
+      ), let handle = FileHandle(forWritingAtPath: temporary.path)
+    else { throw failure }
+    var count = 0
+    do {
+      defer { try? handle.close() }
+      try produce { piece in
+        try handle.write(contentsOf: piece)
+        count += piece.count
+      }
+    } catch {
+      try? FileManager.default.removeItem(at: temporary)
+      throw error is CommandError ? error : failure
     }
     guard rename(temporary.path, url.path) == 0 else {
       let reason = String(cString: strerror(errno))
       try? FileManager.default.removeItem(at: temporary)
       throw CommandError("cannot write '\(url.path)': \(reason)")
     }
+    return count
   }
 }

@@ -22,13 +22,17 @@ struct ReportPage {
     ("story", "The story behind the numbers"), ("time", "Time"),
   ]
 
-  /// The whole page.
-  static func render(_ content: ReportContent) -> Data {
+  /// The whole page, handed to `write` a section at a time, so that a page of years of
+  /// training is never held whole.
+  static func render(
+    _ content: ReportContent,
+    _ write: (String) throws -> Void
+  ) rethrows {
     var page = ReportPage(content: content)
-    return Data(page.html().utf8)
+    try page.html(write)
   }
 
-  mutating func html() -> String {
+  mutating func html(_ write: (String) throws -> Void) rethrows {
     let range = rangeText()
     var html = """
       <!DOCTYPE html>
@@ -50,12 +54,13 @@ struct ReportPage {
     html += "\n"
     for (id, title) in Self.sections { html += "<li><a href=\"#\(id)\">\(h(title))</a></li>\n" }
     html += "</ul></nav>\n</header>\n<main>\n"
-    html += overview()
-    html += exercises()
-    html += recent()
-    html += story()
-    html += time()
-    html += "</main>\n<footer><p>"
+    try write(html)
+    try write(overview())
+    try write(exercises())
+    try write(recent())
+    try write(story())
+    try write(time())
+    html = "</main>\n<footer><p>"
     html += h(
       "Made by journal report from \(content.eventCount) events"
         + (DisplayUnit.current.map { "; weights in \($0.rawValue)" } ?? "; weights as recorded")
@@ -63,7 +68,7 @@ struct ReportPage {
         + "times are in each workout's own time zone."
     )
     html += "</p></footer>\n</body>\n</html>\n"
-    return html
+    try write(html)
   }
 
   /// `2026-06-01 – 2026-10-30`: the range as given (`--since`, `--until`), else the days of
