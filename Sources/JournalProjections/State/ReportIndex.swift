@@ -186,9 +186,9 @@ extension SavedState {
         // Only the newest parts' sessions can be listed: those of a part with enough newer
         // ones read are dropped.
         var newer = 0
-        for held in order.filter({ sessionsRead[$0] != nil }).reversed() {
-          if newer >= ReportReads.listed { sessionsRead[held] = nil }
-          newer += sessionsRead[held]?.count ?? 0
+        for read in order.filter({ sessionsRead[$0] != nil }).reversed() {
+          if newer >= ReportReads.listed { sessionsRead[read] = nil }
+          newer += sessionsRead[read]?.count ?? 0
         }
       }
       guard let part else { continue }
