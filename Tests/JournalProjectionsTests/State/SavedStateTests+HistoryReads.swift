@@ -187,15 +187,10 @@ extension SavedStateTests {
   /// than redo an earlier undo, and the whole history redoes the right one.
   @Test func redoDoesNotPassOverAnUndoOutsideTheDevicesRecentStreams() throws {
     let fixture = try Fixture(seed: 3)
-    let split = try #require(
-      try fixture.scoped(.splits).execute(
-        .createSplit(
-          SplitSettings(name: "Legs", color: "blue", systemImage: "figure"),
-          exercises: [ExercisePlan(name: "Squat", sets: 3, reps: 5, weight: 80, loadType: .weight)]
-        ),
-        device: "phone",
-        now: Date()
-      ).first?.streamID
+    let split = try fixture.createSplit(
+      "Legs",
+      color: "blue",
+      ExercisePlan(name: "Squat", sets: 3, reps: 5, weight: 80, loadType: .weight)
     )
     let set = JournalCommand.completeSet(workout: nil, exercise: nil, SetActuals(reps: 5))
     func act(_ command: JournalCommand) throws {
@@ -234,15 +229,10 @@ extension SavedStateTests {
   /// state goes on without reading everything again.
   @Test func aWorkoutLeavingTheCatalogueKeepsTheState() throws {
     let fixture = try Fixture(seed: 5)
-    let split = try #require(
-      try fixture.scoped(.splits).execute(
-        .createSplit(
-          SplitSettings(name: "Arms", color: "red", systemImage: "figure"),
-          exercises: [ExercisePlan(name: "Curl", sets: 3, reps: 8, weight: 20, loadType: .weight)]
-        ),
-        device: "phone",
-        now: Date()
-      ).first?.streamID
+    let split = try fixture.createSplit(
+      "Arms",
+      color: "red",
+      ExercisePlan(name: "Curl", sets: 3, reps: 8, weight: 20, loadType: .weight)
     )
     let start = try fixture.scoped(.splits).execute(
       .startWorkout(split: split, timeZone: "UTC"),

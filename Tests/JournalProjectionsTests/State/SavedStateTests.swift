@@ -50,6 +50,21 @@ import Darwin
 
     var stateFolder: URL { url.appendingPathComponent(SavedState.folder) }
 
+    /// Creates a split of one exercise from the phone, through a journal opened on the
+    /// splits; its id.
+    func createSplit(_ name: String, color: String, _ plan: ExercisePlan) throws -> String {
+      try #require(
+        try scoped(.splits).execute(
+          .createSplit(
+            SplitSettings(name: name, color: color, systemImage: "figure"),
+            exercises: [plan]
+          ),
+          device: "phone",
+          now: Date()
+        ).first?.streamID
+      )
+    }
+
     /// What a full replay does with `body` on a copy of the journal, which is then removed.
     func onACopy<T>(_ body: (Journal) throws -> T) throws -> T {
       let copy = url.deletingLastPathComponent().appendingPathComponent("copy")
@@ -687,15 +702,10 @@ import Darwin
   /// latest action included (it cancels the event that set the fold's `now`).
   @Test func commandsAndUndoKeepTheStateWithoutAFullRead() throws {
     let fixture = try Fixture(seed: 7)
-    let split = try #require(
-      try fixture.scoped(.splits).execute(
-        .createSplit(
-          SplitSettings(name: "Arms", color: "green", systemImage: "figure"),
-          exercises: [ExercisePlan(name: "Curl", sets: 3, reps: 10, weight: 20, loadType: .weight)]
-        ),
-        device: "phone",
-        now: Date()
-      ).first?.streamID
+    let split = try fixture.createSplit(
+      "Arms",
+      color: "green",
+      ExercisePlan(name: "Curl", sets: 3, reps: 10, weight: 20, loadType: .weight)
     )
     try fixture.scoped(.splits).execute(
       .startWorkout(split: split, timeZone: "UTC"),
