@@ -35,10 +35,23 @@ enum ExportCommands {
     let out = ChunkedOutput(invocation.console)
     defer { out.flush() }
     if format == "ndjson" {
-      // The files read again in merge order, the cancelled events known from a first scan.
-      let history = try StreamedHistory(store: session.store)
-      try history.forEachEvent { e in
-        if history.cancelled[e.storedID] == nil { out.print(try ndjson(e)) }
+      // The saved state's files merged; the events handed on at the last key printed.
+      var last: (key: FoldEvent.MergeKey, ids: Set<String>)?
+      do {
+        try session.journal.forEachEventInEffect { e in
+          out.print(try ndjson(e))
+          if last?.key == e.mergeKey { last?.ids.insert(e.id) } else { last = (e.mergeKey, [e.id]) }
+        }
+      } catch is ScopeTooNarrow {
+        // A damaged file of the saved state: the rest from the device files, read twice.
+        let history = try StreamedHistory(store: session.store)
+        try history.forEachEvent { e in
+          guard history.cancelled[e.storedID] == nil else { return }
+          if let last, e.mergeKey < last.key || e.mergeKey == last.key && last.ids.contains(e.id) {
+            return
+          }
+          out.print(try ndjson(e))
+        }
       }
       return ExitStatus.success
     }

@@ -40,6 +40,32 @@ extension Journal {
 }
 
 extension Journal {
+  /// Hands on every event in effect, in merge order: the history's events less those that
+  /// reverts in effect cancel, as `export --format ndjson` prints them.
+  ///
+  /// A journal opened with a scope (``open(store:scope:newID:readOnly:)``) reads its saved
+  /// state's files, its memory holding the streams the merge has reached and not the history
+  /// (``SavedState/forEachEventInEffect(_:)``); any other journal hands on its history.
+  ///
+  /// - Throws: ``ScopeTooNarrow`` when a scoped journal cannot answer (a damaged state): the
+  ///   events handed on so far are the first ones in merge order; the rest is read elsewhere.
+  ///   What `body` throws.
+  package func forEachEventInEffect(_ body: (FoldEvent) throws -> Void) throws {
+    guard let scoped = store as? ScopedEventStore else {
+      let cancelled = Replayer.cancelledEvents(in: history)
+      for event in history where !cancelled.contains(event.eventID) { try body(event) }
+      return
+    }
+    do {
+      try scoped.state.forEachEventInEffect(body)
+    } catch is SavedState.Untrusted {
+      scoped.state.distrust()
+      throw ScopeTooNarrow()
+    }
+  }
+}
+
+extension Journal {
   /// The reads `journal report` shows (``ReportReads``) of the history up to `point`, for
   /// sets done at or after `since` and before `until`, with the newest workouts read.
   ///

@@ -311,9 +311,22 @@ import Darwin
     var inEffect: [String] = []
     try history.forEachEvent { if history.cancelled[$0.storedID] == nil { inEffect.append($0.id) } }
     let cancelled = Replayer.cancelledEvents(in: full.history)
+    let expected = full.history.filter { cancelled[$0.storedID] == nil }
     #expect(
-      inEffect == full.history.filter { cancelled[$0.storedID] == nil }.map(\.id),
+      inEffect == expected.map(\.id),
       "export's events: \(context)",
+      sourceLocation: sourceLocation
+    )
+    var merged: [FoldEvent] = []
+    do {
+      try scoped.forEachEventInEffect { merged.append($0) }
+    } catch is ScopeTooNarrow {
+      merged = []
+      try fixture.scoped(StateScope(splits: false)).forEachEventInEffect { merged.append($0) }
+    }
+    #expect(
+      merged == expected,
+      "export's events from the saved state: \(context)",
       sourceLocation: sourceLocation
     )
   }
