@@ -39,7 +39,7 @@ import Testing
 
   /// A file of the saved state damaged in the middle of the workouts: the read that meets it
   /// goes on from the whole history, and prints the same bytes.
-  @Test(arguments: [["export"], ["audit", "--json"], ["audit"]])
+  @Test(arguments: [["export"], ["export", "--format", "ndjson"], ["audit", "--json"], ["audit"]])
   func aDamagedStateFileChangesNothingPrinted(_ arguments: [String]) throws {
     let journal = try Self.sampleCopy()
     let cli = try CLIHarness()

@@ -119,7 +119,7 @@ extension SavedState {
   }
 
   /// `events` in merge order, the parts of one stored event in the order they came.
-  private static func inMergeOrder(_ events: [FoldEvent]) -> [FoldEvent] {
+  static func inMergeOrder(_ events: [FoldEvent]) -> [FoldEvent] {
     events.enumerated().sorted {
       ($0.element.mergeKey, $0.offset) < ($1.element.mergeKey, $1.offset)
     }

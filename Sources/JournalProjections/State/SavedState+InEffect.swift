@@ -6,131 +6,152 @@ extension SavedState {
   /// the quarantined streams') less those that reverts in effect cancel, as
   /// `export --format ndjson` prints them.
   ///
-  /// An event that is not a revert is in its own stream's file and no other, and every revert
-  /// is in `reverts/`: the reverts are read first, for what they cancel (one that cannot be
-  /// read quarantines its stream, as a full read does) and where each lies in the merge
-  /// order; then the streams' files are merged with them by merge key, each file read when
-  /// the merge reaches its first event, and let go after its last.
+  /// The stream files are merged by the merge keys of their events, each file read when the
+  /// merge reaches its first event and let go after its last. A file holds every revert
+  /// that decides which of its events count (``ingest``), so what it holds alone tells what
+  /// is in effect; a revert is in the file of every stream it concerns, and is handed on
+  /// once, read again from `reverts/` when the merge reaches it. The reverts that concern no
+  /// stream (the id index lists no file for them) are read first, from `reverts/`: among
+  /// themselves they decide which of them count. A revert this build cannot read
+  /// quarantines its stream, as a full read does: no revert of that stream counts then.
   ///
-  /// Memory holds the merge key of each stream's first event and of each revert in effect,
-  /// the cancelled events (``Replayer/CancelledEvents``), and the streams whose events the
-  /// merge has reached but not passed (the splits', and the workout of the moment): never the
-  /// history.
+  /// Memory holds the merge key of each stream file's first event, and what the merge has
+  /// reached and not passed: the splits' streams and the workout of the moment, and a
+  /// revert's key for each stream it concerns until the merge reaches it. Never the history.
   ///
   /// - Throws: ``Untrusted`` when a file of the state is damaged (some events may have been
   ///   handed on); what `body` throws.
   func forEachEventInEffect(_ body: (FoldEvent) throws -> Void) throws {
-    let reverts = try revertsInEffect()
-    // Each stream's file, by the merge key of its first event (a lower bound of its own).
+    let (loose, unreadable) = try looseRevertsInEffect()
+    // Each stream's file, by the merge key of its first event: a lower bound of the others.
     var pending: [(first: FoldEvent.MergeKey, stream: String)] = []
     let folder = files.absolute("streams")
     for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []) {
-      guard let stream = Self.stream(ofPath: name), head.quarantined[stream] == nil,
+      guard let stream = Self.stream(ofPath: name),
         let first = try firstEvent(inFile: "streams/" + name)
       else { continue }
       pending.append((Self.mergeKey(first), stream))
     }
     pending.sort { ($0.first, $0.stream) < ($1.first, $1.stream) }
 
-    // The streams the merge has reached: their events still to hand on, the next one last.
-    var open: [[FoldEvent]] = []
+    // The sources the merge has reached, each holding what it still has to hand on, the next
+    // item last; the smallest next item on top.
+    var sources = Heap<[InEffect]>(by: { $0.last!.key < $1.last!.key })
+    if !loose.isEmpty { sources.insert(loose.reversed().map(InEffect.event)) }
     var nextPending = 0
-    var nextRevert = 0
-    var bucket: (name: String, events: [StoredEvent])?
+    // The reverts handed on at the last key: the copies in other files are not.
+    var handed: (key: FoldEvent.MergeKey, ids: Set<String>)?
+    var bucket: (name: String, reverts: [StoredEvent])?
     while true {
-      // The smallest next event among the open streams and the reverts.
-      var best: (key: FoldEvent.MergeKey, source: Int)?
-      for index in open.indices {
-        guard let key = open[index].last?.mergeKey else { continue }
-        if best.map({ key < $0.key }) ?? true { best = (key, index) }
-      }
-      if nextRevert < reverts.places.count,
-        best.map({ reverts.places[nextRevert].key < $0.key }) ?? true
+      // A stream whose first event does not come after the next item is read first.
+      if nextPending < pending.count,
+        sources.first.map({ pending[nextPending].first <= $0.last!.key }) ?? true
       {
-        best = (reverts.places[nextRevert].key, -1)
-      }
-      // A stream whose first event comes before it is read first.
-      if nextPending < pending.count, best.map({ pending[nextPending].first <= $0.key }) ?? true {
         let stream = pending[nextPending].stream
         nextPending += 1
-        let events = try readableEvents(of: stream, after: { _ in true }) ?? []
-        let counted = events.filter {
-          if case .eventsReverted = $0.event { return false }
-          return !reverts.cancelled.contains($0.eventID)
-        }
-        if !counted.isEmpty { open.append(counted.reversed()) }
+        let items = try inEffect(stream, unreadable: unreadable)
+        if !items.isEmpty { sources.insert(items.reversed()) }
         continue
       }
-      guard let (_, source) = best else { return }
-      if source >= 0 {
-        let event = open[source].removeLast()
-        if open[source].isEmpty { open.remove(at: source) }
+      guard !sources.isEmpty else { return }
+      var source = sources.removeFirst()
+      let item = source.removeLast()
+      if !source.isEmpty {
+        // What a stream still holds when its last events are reverts far ahead: let go of
+        // the rest.
+        if source.count * 4 < source.capacity { source = Array(source[...]) }
+        sources.insert(source)
+      }
+      switch item {
+      case .event(let event):
         try body(event)
-        continue
+      case .revert(let key, let id):
+        if handed?.key == key {
+          guard handed?.ids.insert(id).inserted == true else { continue }
+        } else {
+          handed = (key, [id])
+        }
+        let name = Self.bucket(of: id)
+        if bucket?.name != name { bucket = (name, try heldReverts(name)) }
+        guard let stored = bucket?.reverts.first(where: { $0.id == id }) else {
+          throw Untrusted(reason: "'reverts/\(name)' does not hold revert \(id)")
+        }
+        var parts: [FoldEvent] = []
+        _ = Journal.decode(stored, upcaster: upcaster, into: &parts)
+        for part in parts { try body(part) }
       }
-      let place = reverts.places[nextRevert]
-      nextRevert += 1
-      if bucket?.name != place.bucket {
-        bucket = (place.bucket, try heldReverts(place.bucket))
-      }
-      guard let held = bucket?.events, place.index < held.count else {
-        throw Untrusted(reason: "'reverts/\(place.bucket)' changed while it was read")
-      }
-      var parts: [FoldEvent] = []
-      _ = Journal.decode(held[place.index], upcaster: upcaster, into: &parts)
-      for part in parts { try body(part) }
     }
   }
 
-  /// Where a revert in effect is kept: its merge key, its bucket in `reverts/` and its line.
-  struct RevertPlace {
-    var key: FoldEvent.MergeKey
-    var bucket: String
-    var index: Int
+  /// What the merge of ``forEachEventInEffect(_:)`` hands on: an event, or a revert held in
+  /// the files of several streams, known by its key and id until the merge reaches it.
+  enum InEffect {
+    case event(FoldEvent)
+    case revert(FoldEvent.MergeKey, id: String)
+
+    var key: FoldEvent.MergeKey {
+      switch self {
+      case .event(let event): event.mergeKey
+      case .revert(let key, _): key
+      }
+    }
   }
 
-  /// Every revert kept, read a bucket at a time: the events those in effect cancel, and where
-  /// each revert in effect is kept, in merge order.
+  /// What counts of the file of `stream`, in merge order: its own events that no revert of
+  /// the file cancels (none when it is quarantined), and the reverts in effect.
   ///
-  /// A revert that cannot be read quarantines its stream, as a full read does: every revert
-  /// of that stream (or of a quarantined workout's) is then left out.
-  private func revertsInEffect() throws -> (
-    cancelled: Replayer.CancelledEvents, places: [RevertPlace]
+  /// - Parameter unreadable: the streams of reverts this build cannot read: none of theirs
+  ///   counts.
+  private func inEffect(_ stream: String, unreadable: Set<String>) throws -> [InEffect] {
+    var decoded: [FoldEvent] = []
+    var quarantined = head.quarantined[stream] != nil
+    for stored in try streamEvents(stream)
+    where stored.stream == stream
+      || !unreadable.contains(stored.stream) && head.quarantined[stored.stream] == nil
+    {
+      if Journal.decode(stored, upcaster: upcaster, into: &decoded) != nil,
+        stored.stream == stream
+      {
+        quarantined = true
+      }
+    }
+    if quarantined { decoded.removeAll { $0.stream == stream } }
+    let cancelled = Replayer.cancelledEvents(in: decoded)
+    return decoded.compactMap { event in
+      guard !cancelled.contains(event.eventID) else { return nil }
+      guard case .eventsReverted = event.event else { return .event(event) }
+      return .revert(event.mergeKey, id: event.storedID)
+    }
+  }
+
+  /// The reverts kept that concern no stream (the id index lists no file for them) and are
+  /// in effect, decoded, in merge order; and the streams of the reverts this build cannot
+  /// read.
+  ///
+  /// Reads `reverts/` and the id index a bucket at a time. A revert that cannot be read is in
+  /// no stream's file, its events being unknown: it is met here.
+  private func looseRevertsInEffect() throws -> (
+    reverts: [FoldEvent], unreadable: Set<String>
   ) {
-    var places: [RevertPlace] = []
-    // What each revert names, as the walk reads it; a stored revert's parts from
-    // `firstPart[i]` (usually one).
-    var walked: [Replayer.CancelledEvents.Revert] = []
-    var firstPart: [Int] = []
-    var streams: [String] = []
+    var loose: [FoldEvent] = []
     var unreadable: Set<String> = []
     let folder = files.absolute("reverts")
     let buckets = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
     for bucket in buckets.sorted() where !bucket.hasPrefix(".") {
-      for (index, stored) in try heldReverts(bucket).enumerated() {
-        var parts: [FoldEvent] = []
-        if Journal.decode(stored, upcaster: upcaster, into: &parts) != nil {
+      // A revert and its line in the id index are in buckets of one name.
+      var index = BucketedMap(files: stateFiles, folder: "ids")
+      let placed = try index.all(inBucket: bucket)
+      for stored in try heldReverts(bucket) where placed[stored.id]?.isEmpty ?? true {
+        if Journal.decode(stored, upcaster: upcaster, into: &loose) != nil {
           unreadable.insert(stored.stream)
-          continue
         }
-        places.append(RevertPlace(key: Self.mergeKey(stored), bucket: bucket, index: index))
-        firstPart.append(walked.count)
-        walked += parts.compactMap(Replayer.CancelledEvents.revert)
-        streams.append(stored.stream)
       }
     }
-    firstPart.append(walked.count)
-    let order = places.indices.filter {
-      !unreadable.contains(streams[$0]) && head.quarantined[streams[$0]] == nil
-    }.sorted { places[$0].key < places[$1].key }
-    let cancelled = Replayer.CancelledEvents(
-      reverts: order.flatMap { walked[firstPart[$0]..<firstPart[$0 + 1]] }
-    )
-    // The reverts a later one cancels are not handed on.
-    let inEffect = order.filter { index in
-      !walked[firstPart[index]..<firstPart[index + 1]].contains { cancelled.contains($0.id) }
+    loose = Self.inMergeOrder(loose).filter {
+      !unreadable.contains($0.stream) && head.quarantined[$0.stream] == nil
     }
-    return (cancelled, inEffect.map { places[$0] })
+    let cancelled = Replayer.cancelledEvents(in: loose)
+    return (loose.filter { !cancelled.contains($0.eventID) }, unreadable)
   }
 
   /// The first event of a file of events written by ``write(_:_:)``; nil when there is no

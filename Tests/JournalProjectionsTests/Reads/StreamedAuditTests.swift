@@ -8,7 +8,7 @@ import Testing
 /// `audit` and `export` read a workout at a time from the saved state give what the whole
 /// history read at once gives (``SavedStateTests/expectSameStreams(_:_:sourceLocation:)``),
 /// on seeded histories of several devices: late arrivals, undo, redo and rewind, deleted
-/// workouts and a stream this build cannot read.
+/// workouts, redelivered events and a stream this build cannot read.
 @Suite struct StreamedAuditTests {
   @Test(arguments: 1...6 as ClosedRange<UInt64>)
   func streamedReadsEqualTheWholeHistory(seed: UInt64) throws {
@@ -73,6 +73,26 @@ import Testing
           ])
           writer.close()
           quarantined = true
+        }
+      case 7 where step > 10:
+        // A sync service delivering an event again, in another device's files: the copy is
+        // set aside, wherever the original lies.
+        let stored = try fixture.store().readHistory().events
+        if let original = stored.randomElement(using: &fixture.random) {
+          let writer = try EventLog(at: fixture.url).openWriter(
+            device: "relay",
+            options: DeviceWriter.Options(durability: .none)
+          )
+          try writer.append([
+            NewEvent(
+              stream: original.stream,
+              type: original.type,
+              version: original.version,
+              payload: original.payload,
+              id: ULID(original.id)
+            )
+          ])
+          writer.close()
         }
       default:
         // Appended through the saved state, with the scope the command line opens.
