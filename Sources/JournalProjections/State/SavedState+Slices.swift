@@ -22,7 +22,7 @@ extension SavedState {
       try body(events)
     }
     try hand(head.splits.filter { !head.quarantined.keys.contains($0) })
-    for stream in try workoutStreams().map(\.stream) { try hand([stream]) }
+    for (stream, _) in try workoutStreams() { try hand([stream]) }
     let loose = try looseReverts(met: revertsMet)
     if !loose.isEmpty { try body(loose) }
   }
@@ -56,19 +56,44 @@ extension SavedState {
   /// The workouts' streams in the order slices hand them on, none quarantined.
   ///
   /// First those the catalogue lists, by start then id (deleted ones included), then those
-  /// it does not list (their starts were undone), by name, with a nil `start`.
+  /// it does not list (their starts were undone), by name, with a nil `start`. The catalogue
+  /// is read a bucket at a time into (start, id) pairs, not a map of its entries: this list
+  /// is what a read of every slice holds for each workout.
   func workoutStreams() throws -> [(stream: String, start: Int64?)] {
-    let catalogue = try loadCatalogue()
-    let listed = catalogue.values.sorted { ($0.start, $0.id) < ($1.start, $1.id) }
+    var listed: [(start: Int64, id: String)] = []
+    let catalogue =
+      (try? FileManager.default.contentsOfDirectory(atPath: files.absolute("catalogue"))) ?? []
+    for name in catalogue.sorted() where !name.hasPrefix(".") {
+      for (id, entry) in try catalogueBucket(name) { listed.append((entry.start, id)) }
+    }
+    listed.sort { $0.id < $1.id }
+    var unlisted: [String] = []
     let held =
       (try? FileManager.default.contentsOfDirectory(atPath: files.absolute("streams"))) ?? []
-    let unlisted = held.compactMap(Self.stream(ofPath:)).filter {
-      $0.hasPrefix("workout:") && catalogue[FoldEvent.streamID(of: $0)] == nil
+    for name in held {
+      guard let stream = Self.stream(ofPath: name), stream.hasPrefix("workout:") else {
+        continue
+      }
+      let id = FoldEvent.streamID(of: stream)
+      // A binary search of the ids listed.
+      var (low, high) = (0, listed.count)
+      while low < high {
+        let middle = (low + high) / 2
+        if listed[middle].id < id { low = middle + 1 } else { high = middle }
+      }
+      if low == listed.count || listed[low].id != id { unlisted.append(stream) }
     }
-    let streams =
-      listed.map { (stream: "workout:\($0.id)", start: Optional($0.start)) }
-      + unlisted.sorted().map { (stream: $0, start: nil) }
-    return streams.filter { head.quarantined[$0.stream] == nil }
+    listed.sort { ($0.start, $0.id) < ($1.start, $1.id) }
+    var streams: [(stream: String, start: Int64?)] = []
+    streams.reserveCapacity(listed.count + unlisted.count)
+    for entry in listed {
+      let stream = "workout:" + entry.id
+      if head.quarantined[stream] == nil { streams.append((stream, entry.start)) }
+    }
+    for stream in unlisted.sorted() where head.quarantined[stream] == nil {
+      streams.append((stream, nil))
+    }
+    return streams
   }
 
   /// The reverts held that name no event of a stream, decoded, in merge order.

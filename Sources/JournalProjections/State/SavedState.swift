@@ -954,7 +954,7 @@ package final class SavedState: @unchecked Sendable {
   }
 
   /// The workouts of one catalogue bucket.
-  private func catalogueBucket(_ name: String) throws -> [String: WorkoutEntry] {
+  func catalogueBucket(_ name: String) throws -> [String: WorkoutEntry] {
     var map = BucketedMap(files: stateFiles, folder: "catalogue")
     var entries: [String: WorkoutEntry] = [:]
     // A workout no longer listed (its start undone, or quarantined) keeps an empty line.
