@@ -189,8 +189,9 @@ struct ReportPage {
     out += "</details>\n"
   }
 
-  /// A table always shown; cells are HTML. Each row is written as it is made: `rows` may
-  /// be lazy.
+  /// A table always shown; cells are HTML.
+  ///
+  /// Each row is written as it is made: `rows` may be lazy.
   func plainTable(
     caption: String,
     headers: [String],

@@ -107,10 +107,11 @@ extension Audit {
 }
 
 extension Progression {
-  /// This progression with one point per week (Monday to Sunday, each point's week read in
-  /// its workout's own time zone), for long histories: the week's best top set and best
-  /// e1RM, dated and identified by its last workout, all actual when every point of the
-  /// week was. Oldest first.
+  /// This progression with one point per week, for long histories.
+  ///
+  /// Weeks run Monday to Sunday, each point's read in its workout's own time zone. A week's
+  /// point is its best top set and best e1RM, dated and identified by its last workout, all
+  /// actual when every point of the week was. Oldest first.
   ///
   /// A week's point falls in its own week, so the weeks of weeks are the same weeks: parts
   /// of a history can be reduced apart and their weeks reduced together

@@ -58,8 +58,10 @@ package struct ReportReads: Codable {
         ? Progression.Point.weeks(of: points) : points.sorted { $0.precedes($1) }
     }
 
-    /// Adds `other`'s points. Once over `limit`, they are reduced to weeks whenever they
-    /// have doubled since the last time, so that gathering n points costs O(n log n).
+    /// Adds `other`'s points.
+    ///
+    /// Once over `limit`, they are reduced to weeks whenever they have doubled since the
+    /// last time, so that gathering n points costs O(n log n).
     package mutating func merge(
       _ other: Points,
       limit: Int = ReportReads.pointsPerWorkoutLimit

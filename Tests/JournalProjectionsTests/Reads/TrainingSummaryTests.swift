@@ -178,8 +178,10 @@ import Testing
   }
 
   /// A report's progression points gathered in parts (as the report index keeps them) read
-  /// as the points of the whole: one a workout up to the limit, else the week's best, with
-  /// the weeks read in each workout's own time zone. Checked against the definition: one
+  /// as the points of the whole.
+  ///
+  /// One a workout up to the limit, else the week's best, with the weeks read in each
+  /// workout's own time zone. Checked against the definition: one
   /// point per week, the best of the points of that week, named by its latest workout.
   @Test func progressionPointsGatheredInPartsReadAsTheWhole() {
     var random = SplitMix64(seed: 4401)
