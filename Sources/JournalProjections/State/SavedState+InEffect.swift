@@ -36,7 +36,7 @@ extension SavedState {
 
     // The sources the merge has reached, each holding what it still has to hand on, the next
     // item last; the smallest next item on top.
-    var sources = Heap<[InEffect]>(by: { $0.last!.key < $1.last!.key })
+    var sources = Heap<[InEffect]>(by: InEffect.precedes)
     if !loose.isEmpty { sources.insert(loose.reversed().map(InEffect.event)) }
     var nextPending = 0
     // The reverts handed on at the last key: the copies in other files are not.
@@ -45,7 +45,7 @@ extension SavedState {
     while true {
       // A stream whose first event does not come after the next item is read first.
       if nextPending < pending.count,
-        sources.first.map({ pending[nextPending].first <= $0.last!.key }) ?? true
+        sources.first?.last.map({ pending[nextPending].first <= $0.key }) ?? true
       {
         let stream = pending[nextPending].stream
         nextPending += 1
@@ -95,13 +95,24 @@ extension SavedState {
       case .revert(let key, _): key
       }
     }
+
+    /// Whether the source `a`, whose next item is its last, comes before the source `b`;
+    /// an empty source comes after every other.
+    static func precedes(_ a: [InEffect], _ b: [InEffect]) -> Bool {
+      guard let next = a.last else { return false }
+      guard let other = b.last else { return true }
+      return next.key < other.key
+    }
   }
 
   /// What counts of the file of `stream`, in merge order: its own events that no revert of
   /// the file cancels (none when it is quarantined), and the reverts in effect.
   ///
-  /// - Parameter unreadable: the streams of reverts this build cannot read: none of theirs
-  ///   counts.
+  /// - Parameters:
+  ///   - stream: the stream whose file is read.
+  ///   - unreadable: the streams of reverts this build cannot read: none of theirs counts.
+  /// - Returns: the events and reverts in effect, in merge order.
+  /// - Throws: ``Untrusted`` when the file is damaged.
   private func inEffect(_ stream: String, unreadable: Set<String>) throws -> [InEffect] {
     var decoded: [FoldEvent] = []
     var quarantined = head.quarantined[stream] != nil
