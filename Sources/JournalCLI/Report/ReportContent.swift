@@ -7,26 +7,13 @@ import JournalProjections
 /// The reads come from the saved state (``ReportReads``), or from the whole history in one
 /// piece when the journal was read whole (`--as-of`).
 struct ReportContent {
-  /// One exercise's progression and records.
-  struct Exercise {
-    /// As `journal chart` has it, or per week when it has more points than a chart shows.
-    var progression: Progression
-    /// Whether ``progression`` is per week.
-    var isWeekly: Bool
-    /// As `journal records` has them; nil when no set counted (all filled from the plan).
-    var records: ExerciseRecords?
-  }
-
   /// The range as given (`--since`, `--until`), for the heading.
   var sinceText: String?
   var untilText: String?
   /// What the reads gathered.
   var reads: ReportReads
-  var exercises: [Exercise]
+  var exercises: [ReportReads.Exercise]
   var revisions: [Revisions.Entry]
-
-  /// The most points a progression chart draws one per workout; more are shown per week.
-  static let pointsPerWorkoutLimit = 60
 
   /// The reads of `journal`'s history up to `point`, over `since`..<`until` (given as
   /// `sinceText` and `untilText`).
@@ -42,14 +29,7 @@ struct ReportContent {
     untilText = until?.text
     let reads = try journal.reportReads(upTo: point, since: since?.date, until: until?.date)
     self.reads = reads
-    exercises = reads.exercises.map { exercise in
-      let weekly = exercise.progression.points.count > Self.pointsPerWorkoutLimit
-      return Exercise(
-        progression: weekly ? exercise.progression.weekly() : exercise.progression,
-        isWeekly: weekly,
-        records: exercise.records
-      )
-    }
+    exercises = reads.exercises
     revisions = reads.revisions
   }
 

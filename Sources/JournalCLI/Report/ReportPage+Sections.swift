@@ -4,24 +4,25 @@ import JournalProjections
 extension ReportPage {
   // MARK: - Exercises
 
-  mutating func exercises() -> String {
-    var html = section("exercises")
-    if content.exercises.isEmpty { html += "<p>No exercises in this range.</p>\n" }
+  mutating func exercises() {
+    out += section("exercises")
+    if content.exercises.isEmpty { out += "<p>No exercises in this range.</p>\n" }
     for (index, exercise) in content.exercises.enumerated() {
       let name = exercise.progression.exercise
-      html += "<article class=\"exercise\" id=\"exercise-\(index + 1)\">\n<h3>\(h(name))</h3>\n"
-      html += progressionFigure(exercise)
-      html += recordsTable(exercise.records, name: name)
-      html += "</article>\n"
+      out += "<article class=\"exercise\" id=\"exercise-\(index + 1)\">\n<h3>\(h(name))</h3>\n"
+      progressionFigure(exercise)
+      recordsTable(exercise.records, name: name)
+      out += "</article>\n"
     }
-    return html + "</section>\n"
+    out += "</section>\n"
   }
 
-  mutating func progressionFigure(_ exercise: ReportContent.Exercise) -> String {
+  mutating func progressionFigure(_ exercise: ReportReads.Exercise) {
     let progression = exercise.progression
     let name = progression.exercise
     guard !progression.points.isEmpty else {
-      return "<p class=\"note\">No weighted sets finished: no progression to chart.</p>\n"
+      out += "<p class=\"note\">No weighted sets finished: no progression to chart.</p>\n"
+      return
     }
     let records = exercise.records
     var points: [ReportSVG.Point] = []
@@ -54,13 +55,13 @@ extension ReportPage {
     }
     let per = exercise.isWeekly ? "week" : "workout"
     let title = "\(name): top-set weight and best e1RM (Epley) per \(per)"
-    var html = "<figure class=\"progression\">\n<figcaption>\(h(title))</figcaption>\n"
-    html += ReportSVG.progression(title: title, points: points)
-    html += "<p class=\"legend\"><span class=\"key top\"></span>top set "
-    html += "<span class=\"key e1rm\"></span>e1RM "
-    html += "<span class=\"key hollow\"></span>sets with the plan's values, not recorded "
-    html += "<b class=\"prkey\">PR</b> personal record</p>\n"
-    html += table(
+    out += "<figure class=\"progression\">\n<figcaption>\(h(title))</figcaption>\n"
+    out += ReportSVG.progression(title: title, points: points)
+    out += "<p class=\"legend\"><span class=\"key top\"></span>top set "
+    out += "<span class=\"key e1rm\"></span>e1RM "
+    out += "<span class=\"key hollow\"></span>sets with the plan's values, not recorded "
+    out += "<b class=\"prkey\">PR</b> personal record</p>\n"
+    table(
       caption: "\(name) per \(per)",
       headers: [exercise.isWeekly ? "Week of" : "Day", "Top set", "e1RM", "Recorded", "Record"],
       numeric: [1, 2],
@@ -74,12 +75,13 @@ extension ReportPage {
         ]
       }
     )
-    return html + "</figure>\n"
+    out += "</figure>\n"
   }
 
-  mutating func recordsTable(_ records: ExerciseRecords?, name: String) -> String {
+  mutating func recordsTable(_ records: ExerciseRecords?, name: String) {
     guard let r = records else {
-      return "<p class=\"note\">No recorded sets: records count actuals only.</p>\n"
+      out += "<p class=\"note\">No recorded sets: records count actuals only.</p>\n"
+      return
     }
     var rows: [[String]] = []
     func set(_ label: String, _ s: ExerciseRecords.RecordSet?, value: (Double) -> String) {
@@ -106,7 +108,7 @@ extension ReportPage {
         h(dates.day(e.date, in: e.timeZone)),
       ])
     }
-    return plainTable(
+    plainTable(
       caption: "\(name): personal records from \(r.sets) recorded sets",
       headers: ["Record", "Value", "Set", "Date"],
       numeric: [1],
@@ -116,18 +118,18 @@ extension ReportPage {
 
   // MARK: - Recent workouts
 
-  mutating func recent() -> String {
-    var html = section("recent")
+  mutating func recent() {
+    out += section("recent")
     let recent = content.reads.recent.reversed()
-    if recent.isEmpty { html += "<p>No workouts in this range.</p>\n" }
+    if recent.isEmpty { out += "<p>No workouts in this range.</p>\n" }
     for shown in recent {
       let session = shown.session
       let rowsByLog = Dictionary(grouping: shown.rows) { $0.logID }
       let d = shown.workout.document
-      html += "<article class=\"workout\" id=\"recent-\(h(d.id))\">\n"
-      html +=
+      out += "<article class=\"workout\" id=\"recent-\(h(d.id))\">\n"
+      out +=
         "<h3>\(h(d.splitName ?? "Workout")) · \(h(dates.minute(d.start, in: session.timeZone)))</h3>\n"
-      html +=
+      out +=
         "<p class=\"meta\">\(h(d.status.describedForPeople)) · \(session.sets) sets · volume "
         + h(DisplayUnit.weight(session.volume))
         + (session.duration.map { " · " + h(Self.duration($0)) } ?? "") + "</p>\n"
@@ -150,39 +152,40 @@ extension ReportPage {
           h(log.status.describedForPeople),
         ])
       }
-      html += plainTable(
+      plainTable(
         caption: "Plan against what was done",
         headers: ["Exercise", "Plan", "Done", "Time and rests", "Status"],
         rows: rows
       )
-      html += "</article>\n"
+      out += "</article>\n"
     }
-    html += "<p class=\"legend\"><span class=\"dev\">deviation from the plan</span> "
-    html += "<span class=\"planfill\">values of the plan, not recorded</span></p>\n"
-    return html + "</section>\n"
+    out += "<p class=\"legend\"><span class=\"dev\">deviation from the plan</span> "
+    out += "<span class=\"planfill\">values of the plan, not recorded</span></p>\n"
+    out += "</section>\n"
   }
 
   // MARK: - The story behind the numbers
 
-  mutating func story() -> String {
-    var html = section("story")
+  mutating func story() {
+    out += section("story")
     let counts = content.reads.revisionCounts
     let total = counts.values.reduce(0, +)
-    html +=
+    out +=
       "<p>What changed the record after the fact: corrections, undos, redos, resets, rewinds and "
       + "sets filled in from the plan. No other tracker keeps this.</p>\n"
-    html += stats(
+    stats(
       Revisions.Entry.Kind.allCases.map { kind in (Self.kindName(kind), "\(counts[kind] ?? 0)") }
     )
     guard total > 0 else {
-      return html + "<p>Nothing was changed in this range.</p>\n</section>\n"
+      out += "<p>Nothing was changed in this range.</p>\n</section>\n"
+      return
     }
     let shown = content.revisions.reversed()
     if shown.count < total {
-      html += "<p class=\"note\">The newest \(shown.count) of \(total) are listed.</p>\n"
+      out += "<p class=\"note\">The newest \(shown.count) of \(total) are listed.</p>\n"
     }
     let sessions = Set(content.summary.sessions.suffix(Self.sessionLimit).map(\.workoutID))
-    html += plainTable(
+    plainTable(
       caption: "Changes, newest first",
       headers: ["When", "Device", "What", "Change", "Workout"],
       rows: shown.map { e in
@@ -203,7 +206,7 @@ extension ReportPage {
         ]
       }
     )
-    return html + "</section>\n"
+    out += "</section>\n"
   }
 
   /// `Corrections`, or `Correction` for `one`.
@@ -222,31 +225,31 @@ extension ReportPage {
 
   // MARK: - Time
 
-  mutating func time() -> String {
-    var html = section("time")
+  mutating func time() {
+    out += section("time")
     let summary = content.summary
-    html += stats([
+    stats([
       ("Time trained", Self.duration(summary.duration)),
       ("Sessions timed", "\(summary.timedSessions) of \(summary.workouts)"),
       ("Average session", summary.averageDuration.map(Self.duration) ?? "—"),
       ("Median rest", summary.medianRest.map(Self.clock) ?? "—"),
       ("Sets with a known rest", "\(summary.restCount) of \(summary.sets)"),
     ])
-    html +=
+    out +=
       "<p class=\"note\">A session lasts from its start to its end as the workout records them "
       + "(one still in progress has no duration yet). A rest runs from the set done before to "
       + "the start of the next; a set's start is known when it was recorded (by "
       + "<code>journal run</code> or <code>done --started</code>), never guessed, and sets "
       + "filled in from the plan have none. Density is volume per minute of the session.</p>\n"
     if !summary.weeks.isEmpty {
-      html += "<figure id=\"weekly-time\">\n<figcaption>Time trained per week</figcaption>\n"
-      html += ReportSVG.bars(
+      out += "<figure id=\"weekly-time\">\n<figcaption>Time trained per week</figcaption>\n"
+      out += ReportSVG.bars(
         title: "Time trained per week",
         values: summary.weeks.map { $0.duration / 60 },
         labels: summary.weeks.map { "week of \($0.day)" },
         format: { Self.duration($0 * 60) }
       )
-      html += table(
+      table(
         caption: "Time trained per week",
         headers: ["Week of", "Workouts", "Time"],
         numeric: [1, 2],
@@ -254,15 +257,15 @@ extension ReportPage {
           [h($0.day.description), "\($0.workouts)", h(Self.duration($0.duration))]
         }
       )
-      html += "</figure>\n"
+      out += "</figure>\n"
     }
     let sessions = summary.sessions.suffix(Self.sessionLimit).reversed()
     if sessions.count < summary.workouts {
-      html +=
+      out +=
         "<p class=\"note\">The newest \(sessions.count) of \(summary.workouts) sessions are "
         + "listed; the weeks above hold them all.</p>\n"
     }
-    html += plainTable(
+    plainTable(
       caption: "Sessions, newest first",
       headers: ["Start", "Workout", "Duration", "Sets", "Volume", "Density", "Median rest"],
       numeric: [2, 3, 4, 5, 6],
@@ -276,7 +279,7 @@ extension ReportPage {
       },
       rowIDs: sessions.map { "session-\(h($0.workoutID))" }
     )
-    return html + "</section>\n"
+    out += "</section>\n"
   }
 
   /// `12 min · rests 1:30 2:05`: an exercise's duration and the known rests before its sets;

@@ -10,6 +10,8 @@ import JournalProjections
 /// Sections: overview, exercises, recent workouts, the story behind the numbers, time.
 struct ReportPage {
   var content: ReportContent
+  /// Where the page goes.
+  let out: PageOutput
   /// Dates in named zones, one formatter per zone.
   var dates = ZonedDates()
 
@@ -22,19 +24,21 @@ struct ReportPage {
     ("story", "The story behind the numbers"), ("time", "Time"),
   ]
 
-  /// The whole page, handed to `write` a section at a time, so that a page of years of
-  /// training is never held whole.
-  static func render(
-    _ content: ReportContent,
-    _ write: (String) throws -> Void
-  ) rethrows {
-    var page = ReportPage(content: content)
-    try page.html(write)
+  /// The whole page, handed to `write` a piece at a time (``PageOutput``), so that a page
+  /// of years of training is never held whole.
+  ///
+  /// - Throws: what `write` throws; nothing is written after it threw.
+  static func render(_ content: ReportContent, _ write: (String) throws -> Void) throws {
+    try withoutActuallyEscaping(write) { write in
+      var page = ReportPage(content: content, out: PageOutput(write))
+      page.html()
+      try page.out.finish()
+    }
   }
 
-  mutating func html(_ write: (String) throws -> Void) rethrows {
+  mutating func html() {
     let range = rangeText()
-    var html = """
+    out += """
       <!DOCTYPE html>
       <html lang="en">
       <head>
@@ -51,24 +55,22 @@ struct ReportPage {
       <p class="range">\(h(range))</p>
       <nav aria-label="Sections"><ul>
       """
-    html += "\n"
-    for (id, title) in Self.sections { html += "<li><a href=\"#\(id)\">\(h(title))</a></li>\n" }
-    html += "</ul></nav>\n</header>\n<main>\n"
-    try write(html)
-    try write(overview())
-    try write(exercises())
-    try write(recent())
-    try write(story())
-    try write(time())
-    html = "</main>\n<footer><p>"
-    html += h(
+    out += "\n"
+    for (id, title) in Self.sections { out += "<li><a href=\"#\(id)\">\(h(title))</a></li>\n" }
+    out += "</ul></nav>\n</header>\n<main>\n"
+    overview()
+    exercises()
+    recent()
+    story()
+    time()
+    out += "</main>\n<footer><p>"
+    out += h(
       "Made by journal report from \(content.eventCount) events"
         + (DisplayUnit.current.map { "; weights in \($0.rawValue)" } ?? "; weights as recorded")
         + ". Every figure is one of the journal's reads (audit, records, chart); "
         + "times are in each workout's own time zone."
     )
-    html += "</p></footer>\n</body>\n</html>\n"
-    try write(html)
+    out += "</p></footer>\n</body>\n</html>\n"
   }
 
   /// `2026-06-01 – 2026-10-30`: the range as given (`--since`, `--until`), else the days of
@@ -83,24 +85,25 @@ struct ReportPage {
 
   // MARK: - Overview
 
-  mutating func overview() -> String {
+  mutating func overview() {
     let summary = content.summary
-    var html = section("overview")
-    html += stats([
+    out += section("overview")
+    stats([
       ("Workouts", "\(summary.workouts)"), ("Sets", "\(summary.sets)"),
       ("Volume", DisplayUnit.weight(summary.volume)),
       ("Time trained", Self.duration(summary.duration)),
     ])
     guard let first = summary.days.first?.day, let last = summary.days.last?.day else {
-      return html + "<p>No sets in this range.</p>\n</section>\n"
+      out += "<p>No sets in this range.</p>\n</section>\n"
+      return
     }
     let peak = summary.days.map(\.volume).max() ?? 0
-    html += "<figure id=\"calendar\">\n<figcaption>Sessions by day, shaded by volume</figcaption>\n"
+    out += "<figure id=\"calendar\">\n<figcaption>Sessions by day, shaded by volume</figcaption>\n"
     let years = Set(summary.days.map { Self.year($0.day) }).sorted()
     for year in years {
       let from = max(first, CivilDay(number: Self.firstDay(of: year)))
       let through = min(last, CivilDay(number: Self.firstDay(of: year + 1) - 1))
-      html += ReportSVG.calendar(
+      out += ReportSVG.calendar(
         title: "Sessions in \(year), by day",
         days: summary.days.filter { Self.year($0.day) == year },
         from: from,
@@ -108,35 +111,41 @@ struct ReportPage {
         peak: peak
       )
     }
-    html +=
+    out +=
       "<p class=\"legend\">Less <span class=\"swatch l0\"></span><span class=\"swatch l1\"></span>"
-    html += "<span class=\"swatch l2\"></span><span class=\"swatch l3\"></span>"
-    html += "<span class=\"swatch l4\"></span> more volume</p>\n"
-    html += table(
+    out += "<span class=\"swatch l2\"></span><span class=\"swatch l3\"></span>"
+    out += "<span class=\"swatch l4\"></span> more volume</p>\n"
+    table(
       caption: "Sessions by day",
       headers: ["Day", "Workouts", "Sets", "Volume"],
       numeric: [1, 2, 3],
-      rows: summary.days.map {
-        [h($0.day.description), "\($0.workouts)", "\($0.sets)", h(DisplayUnit.weight($0.volume))]
+      rows: summary.days.lazy.map {
+        [
+          Self.h($0.day.description), "\($0.workouts)", "\($0.sets)",
+          Self.h(DisplayUnit.weight($0.volume)),
+        ]
       }
     )
-    html += "</figure>\n"
-    html += "<figure id=\"weekly-volume\">\n<figcaption>Volume per week</figcaption>\n"
-    html += ReportSVG.bars(
+    out += "</figure>\n"
+    out += "<figure id=\"weekly-volume\">\n<figcaption>Volume per week</figcaption>\n"
+    out += ReportSVG.bars(
       title: "Volume per week",
       values: summary.weeks.map(\.volume),
       labels: summary.weeks.map { "week of \($0.day)" },
       format: DisplayUnit.weight
     )
-    html += table(
+    table(
       caption: "Volume per week",
       headers: ["Week of", "Workouts", "Sets", "Volume"],
       numeric: [1, 2, 3],
-      rows: summary.weeks.map {
-        [h($0.day.description), "\($0.workouts)", "\($0.sets)", h(DisplayUnit.weight($0.volume))]
+      rows: summary.weeks.lazy.map {
+        [
+          Self.h($0.day.description), "\($0.workouts)", "\($0.sets)",
+          Self.h(DisplayUnit.weight($0.volume)),
+        ]
       }
     )
-    return html + "</figure>\n</section>\n"
+    out += "</figure>\n</section>\n"
   }
 
   /// The year of `day`.
@@ -159,12 +168,12 @@ struct ReportPage {
   }
 
   /// A row of figures with their labels.
-  func stats(_ items: [(String, String)]) -> String {
-    var html = "<dl class=\"stats\">\n"
+  func stats(_ items: [(String, String)]) {
+    out += "<dl class=\"stats\">\n"
     for (label, value) in items {
-      html += "<div><dt>\(h(label))</dt><dd>\(h(value))</dd></div>\n"
+      out += "<div><dt>\(h(label))</dt><dd>\(h(value))</dd></div>\n"
     }
-    return html + "</dl>\n"
+    out += "</dl>\n"
   }
 
   /// A data table in a `<details>` (open on wide screens is up to the reader); cells are HTML.
@@ -172,41 +181,43 @@ struct ReportPage {
     caption: String,
     headers: [String],
     numeric: Set<Int> = [],
-    rows: [[String]],
+    rows: some Sequence<[String]>,
     open: Bool = false
-  ) -> String {
-    var html =
-      "<details class=\"data\"\(open ? " open" : "")><summary>\(h(caption)): table</summary>\n"
-    html += plainTable(caption: caption, headers: headers, numeric: numeric, rows: rows)
-    return html + "</details>\n"
+  ) {
+    out += "<details class=\"data\"\(open ? " open" : "")><summary>\(h(caption)): table</summary>\n"
+    plainTable(caption: caption, headers: headers, numeric: numeric, rows: rows)
+    out += "</details>\n"
   }
 
   /// A table always shown; cells are HTML.
+  ///
+  /// Each row is written as it is made: `rows` may be lazy.
   func plainTable(
     caption: String,
     headers: [String],
     numeric: Set<Int> = [],
-    rows: [[String]],
+    rows: some Sequence<[String]>,
     rowIDs: [String?] = []
-  ) -> String {
-    var html = "<div class=\"scroll\"><table>\n<caption>\(h(caption))</caption>\n<thead><tr>"
+  ) {
+    out += "<div class=\"scroll\"><table>\n<caption>\(h(caption))</caption>\n<thead><tr>"
     for (i, header) in headers.enumerated() {
-      html += "<th scope=\"col\"\(numeric.contains(i) ? " class=\"num\"" : "")>\(h(header))</th>"
+      out += "<th scope=\"col\"\(numeric.contains(i) ? " class=\"num\"" : "")>\(h(header))</th>"
     }
-    html += "</tr></thead>\n<tbody>\n"
+    out += "</tr></thead>\n<tbody>\n"
     for (r, row) in rows.enumerated() {
       let id = r < rowIDs.count ? rowIDs[r].map { " id=\"\($0)\"" } ?? "" : ""
-      html += "<tr\(id)>"
+      var html = "<tr\(id)>"
       for (i, cell) in row.enumerated() {
         html += numeric.contains(i) ? "<td class=\"num\">\(cell)</td>" : "<td>\(cell)</td>"
       }
-      html += "</tr>\n"
+      out += html + "</tr>\n"
     }
-    return html + "</tbody>\n</table></div>\n"
+    out += "</tbody>\n</table></div>\n"
   }
 
   /// Text escaped for HTML content and attribute values.
-  func h(_ text: String) -> String { ChartSVG.escape(text) }
+  func h(_ text: String) -> String { Self.h(text) }
+  static func h(_ text: String) -> String { ChartSVG.escape(text) }
 
   /// `1:05` (minutes and seconds), `12:40`: a rest or a short span.
   static func clock(_ seconds: TimeInterval) -> String {
@@ -222,5 +233,37 @@ struct ReportPage {
     guard minutes >= 60 else { return "\(minutes) min" }
     let rest = minutes % 60
     return "\(minutes / 60) h \(rest < 10 ? "0" : "")\(rest) min"
+  }
+}
+
+/// Where `journal report`'s page goes, a piece at a time: text is held until there is
+/// enough of it to hand on, so that the page is never held whole.
+///
+/// The first failure to hand a piece on is kept, and nothing more is handed on;
+/// ``finish()`` throws it.
+final class PageOutput {
+  private var held = ""
+  private var failure: (any Error)?
+  private let write: (String) throws -> Void
+  /// How much text is held before it is handed on.
+  private static let piece = 1 << 16
+
+  init(_ write: @escaping (String) throws -> Void) { self.write = write }
+
+  static func += (out: PageOutput, text: String) {
+    out.held += text
+    if out.held.utf8.count >= piece { out.handOn() }
+  }
+
+  /// Hands on what is held, then throws the first failure, if any.
+  func finish() throws {
+    handOn()
+    if let failure { throw failure }
+  }
+
+  private func handOn() {
+    defer { held.removeAll(keepingCapacity: true) }
+    guard failure == nil, !held.isEmpty else { return }
+    do { try write(held) } catch { failure = error }
   }
 }

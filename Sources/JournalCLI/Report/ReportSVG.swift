@@ -119,7 +119,7 @@ enum ReportSVG {
   }
 
   /// More points than this are drawn as lines, with only the hollow points marked.
-  static let denseCount = ReportContent.pointsPerWorkoutLimit
+  static let denseCount = ReportReads.pointsPerWorkoutLimit
 
   /// Top-set weight and best e1RM, one point each per workout (or week), oldest first.
   static func progression(title: String, points: [Point]) -> String {

@@ -107,31 +107,44 @@ extension Audit {
 }
 
 extension Progression {
-  /// This progression with one point per week (Monday to Sunday, in each workout's own time
-  /// zone), for long histories: the week's best top set and best e1RM, dated and identified
-  /// by its last workout, all actual when every point of the week was.
+  /// This progression with one point per week, for long histories.
   ///
-  /// - Complexity: O(n) in the points.
+  /// Weeks run Monday to Sunday, each point's read in its workout's own time zone. A week's
+  /// point is its best top set and best e1RM, dated and identified by its last workout, all
+  /// actual when every point of the week was. Oldest first.
+  ///
+  /// A week's point falls in its own week, so the weeks of weeks are the same weeks: parts
+  /// of a history can be reduced apart and their weeks reduced together
+  /// (``Point/weeks(of:)``).
+  ///
+  /// - Complexity: O(n log n) in the points.
   public func weekly() -> Progression {
-    var weeks: [Point] = []
-    var current: CivilDay?
-    for point in points {
-      let week = CivilDay(point.date, timeZone: point.timeZone).weekStart
-      guard week == current, var last = weeks.popLast() else {
-        weeks.append(point)
-        current = week
-        continue
-      }
-      last.date = point.date
-      last.timeZone = point.timeZone
-      last.workoutID = point.workoutID
-      last.topSetWeight = max(last.topSetWeight, point.topSetWeight)
-      last.bestEstimatedOneRepMax = max(last.bestEstimatedOneRepMax, point.bestEstimatedOneRepMax)
-      last.isAllActual = last.isAllActual && point.isAllActual
-      weeks.append(last)
-    }
     var copy = self
-    copy.points = weeks
+    copy.points = Point.weeks(of: points)
     return copy
   }
+}
+
+extension Progression.Point {
+  /// One point per week of `points` (in any order), oldest first: see
+  /// ``Progression/weekly()``.
+  static func weeks(of points: [Self]) -> [Self] {
+    var byWeek: [CivilDay: Self] = [:]
+    for point in points {
+      let week = CivilDay(point.date, timeZone: point.timeZone).weekStart
+      guard let held = byWeek[week] else {
+        byWeek[week] = point
+        continue
+      }
+      var last = held.precedes(point) ? point : held
+      last.topSetWeight = max(held.topSetWeight, point.topSetWeight)
+      last.bestEstimatedOneRepMax = max(held.bestEstimatedOneRepMax, point.bestEstimatedOneRepMax)
+      last.isAllActual = held.isAllActual && point.isAllActual
+      byWeek[week] = last
+    }
+    return byWeek.values.sorted { $0.precedes($1) }
+  }
+
+  /// Whether this point comes before `other` in a progression: by date, then workout id.
+  func precedes(_ other: Self) -> Bool { (date, workoutID) < (other.date, other.workoutID) }
 }

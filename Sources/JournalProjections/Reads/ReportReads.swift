@@ -16,10 +16,63 @@ import Foundation
 package struct ReportReads: Codable {
   /// One exercise's progression and records.
   package struct Exercise {
-    /// As `journal chart` has it (points oldest first).
+    /// As `journal chart` has it (points oldest first), or per week
+    /// (``Progression/weekly()``) when it has more than ``pointsPerWorkoutLimit`` points.
     package var progression: Progression
+    /// Whether ``progression`` is per week.
+    package var isWeekly: Bool
     /// As `journal records` has them; nil when no set counted (all filled from the plan).
     package var records: ExerciseRecords?
+  }
+
+  /// One exercise's progression points gathered from parts of the history: one a workout
+  /// while there are at most ``pointsPerWorkoutLimit``, else one a week, so that what a part
+  /// of years of training holds is its weeks, not its workouts.
+  ///
+  /// Weeks of weeks are the same weeks (``Progression/weekly()``): gathered in any grouping,
+  /// the points read the same.
+  package struct Points: Codable, Equatable {
+    /// How many workouts' points were gathered.
+    package private(set) var count = 0
+    /// The points gathered, in no order: per week, in part, once ``count`` is over the limit.
+    private var points: [Progression.Point] = []
+    /// How many points were left the last time they were reduced to weeks.
+    private var reduced = 0
+
+    private enum CodingKeys: String, CodingKey { case count, points }
+
+    /// `points`, one per workout.
+    package init(_ points: [Progression.Point] = []) {
+      count = points.count
+      self.points = points
+    }
+
+    /// Whether the points read per week: more workouts than `limit`.
+    package func isWeekly(limit: Int = ReportReads.pointsPerWorkoutLimit) -> Bool {
+      count > limit
+    }
+
+    /// The points, oldest first: per week when ``isWeekly(limit:)``.
+    package func read(limit: Int = ReportReads.pointsPerWorkoutLimit) -> [Progression.Point] {
+      isWeekly(limit: limit)
+        ? Progression.Point.weeks(of: points) : points.sorted { $0.precedes($1) }
+    }
+
+    /// Adds `other`'s points.
+    ///
+    /// Once over `limit`, they are reduced to weeks whenever they have doubled since the
+    /// last time, so that gathering n points costs O(n log n).
+    package mutating func merge(
+      _ other: Points,
+      limit: Int = ReportReads.pointsPerWorkoutLimit
+    ) {
+      count += other.count
+      points += other.points
+      if isWeekly(limit: limit), points.count > 2 * reduced {
+        points = Progression.Point.weeks(of: points)
+        reduced = points.count
+      }
+    }
   }
 
   /// A workout the page shows plan against actual.
@@ -48,6 +101,8 @@ package struct ReportReads: Codable {
   package static let listed = 200
   /// How many of the newest workouts ``recent`` holds.
   package static let recentCount = 5
+  /// The most points a progression holds one per workout; more are read per week.
+  package static let pointsPerWorkoutLimit = 60
 
   /// How many events the reads read.
   package private(set) var eventCount = 0
@@ -56,11 +111,10 @@ package struct ReportReads: Codable {
   /// Every exercise with a set in the range, by name (ignoring case).
   package var exercises: [Exercise] {
     progressions.keys.sorted { ($0.lowercased(), $0) < ($1.lowercased(), $1) }.map { key in
-      let points = (progressions[key] ?? []).sorted {
-        ($0.date, $0.workoutID) < ($1.date, $1.workoutID)
-      }
+      let points = progressions[key] ?? Points()
       return Exercise(
-        progression: Progression(exercise: key, points: points),
+        progression: Progression(exercise: key, points: points.read()),
+        isWeekly: points.isWeekly(),
         records: records[key]
       )
     }
@@ -79,15 +133,15 @@ package struct ReportReads: Codable {
     let named = Set(revisions.compactMap(\.workoutID))
     return heldLabels.filter { named.contains($0.key) }
   }
-  /// The ids of the reverts read.
+  /// The ids of the reverts read that another part may read too (``shared(_:)``).
   package private(set) var revertsRead: Set<String> = []
 
   private var filter = AuditFilter()
-  private var progressions: [String: [Progression.Point]] = [:]
+  private var progressions: [String: Points] = [:]
   private var records: [String: ExerciseRecords] = [:]
   /// Changes not yet known to be older than the ``listed`` newest.
   private var kept: [Revisions.Entry] = []
-  /// The reverts listed as changes, by id.
+  /// The shared reverts (``revertsRead``) listed as changes, by id.
   private var reverts: [String: Revert] = [:]
   /// The workouts read whose changes may be listed.
   private var heldLabels: [String: Label] = [:]
@@ -106,9 +160,7 @@ package struct ReportReads: Codable {
   package mutating func add(state: JournalState, events: [FoldEvent]) {
     var part = ReportReads(since: filter.since, until: filter.until)
     part.eventCount = events.count
-    for event in events {
-      if case .eventsReverted = event.event { part.revertsRead.insert(event.id) }
-    }
+    part.revertsRead = Self.shared(events)
     for (id, workout) in state.workouts {
       part.heldLabels[id] = Label(
         splitName: workout.document.splitName,
@@ -119,7 +171,9 @@ package struct ReportReads: Codable {
     let audit = Audit(state: state, history: events, filter: filter)
     part.summary = TrainingSummary(audit: audit, state: state)
     for progression in audit.progressions(in: state) {
-      part.progressions[progression.exercise, default: []] += progression.points
+      part.progressions[progression.exercise, default: Points()].merge(
+        Points(progression.points)
+      )
     }
     for records in ExerciseRecords.all(from: audit.rows) {
       part.records[records.exercise] = records
@@ -132,13 +186,39 @@ package struct ReportReads: Codable {
       until: filter.until
     )
     for (entry, rank) in changes {
-      if [.undo, .redo, .rewind].contains(entry.kind) {
+      if [.undo, .redo, .rewind].contains(entry.kind), part.revertsRead.contains(entry.eventID) {
         part.reverts[entry.eventID] = Revert(kind: entry.kind, rank: rank)
       }
       part.revisionCounts[entry.kind, default: 0] += 1
       part.kept.append(entry)
     }
     merge(part)
+  }
+
+  /// The reverts among `events` (a slice) that another slice may hold too: those naming an
+  /// event the slice does not hold, or such a revert.
+  ///
+  /// The saved state files a revert with every stream whose events it names, directly or
+  /// through the reverts it names: one that names only this slice's events, and no such
+  /// revert, is held by this slice alone, so only the others need to be remembered to be
+  /// counted once. Remembering only those keeps a part's reads small.
+  static func shared(_ events: [FoldEvent]) -> Set<String> {
+    var named: [(id: String, events: [String])] = []
+    for event in events {
+      if case .eventsReverted(let reverted) = event.event {
+        named.append((event.id, reverted.eventIDs))
+      }
+    }
+    guard !named.isEmpty else { return [] }
+    let held = Set(events.map(\.id))
+    var shared = Set(named.filter { $0.events.contains { !held.contains($0) } }.map(\.id))
+    while true {
+      let more = named.filter {
+        !shared.contains($0.id) && $0.events.contains(where: shared.contains)
+      }
+      if more.isEmpty { return shared }
+      shared.formUnion(more.map(\.id))
+    }
   }
 
   /// Adds `other`, the reads of other parts of the history over the same range.
@@ -165,7 +245,9 @@ package struct ReportReads: Codable {
     }
     revisionCounts.merge(other.revisionCounts, uniquingKeysWith: +)
     summary.merge(other.summary, keepingNewest: Self.listed)
-    progressions.merge(other.progressions, uniquingKeysWith: +)
+    for (exercise, theirs) in other.progressions {
+      progressions[exercise, default: Points()].merge(theirs)
+    }
     for (exercise, theirs) in other.records {
       records[exercise] = ExerciseRecords.merging([records[exercise], theirs].compactMap { $0 })
     }

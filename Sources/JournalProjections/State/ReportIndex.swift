@@ -6,7 +6,8 @@ import JournalCore
 /// workout of that year changes (docs/OnDiskFormat.md, "The saved state").
 ///
 /// Files, under `report/`, each ending with its checksum:
-/// - `index`: `position <epoch> <offset> <check>`, where the change list (``ChangeList``)
+/// - `index`: `version <n>` (``version``: parts of another version are read again);
+///   `position <epoch> <offset> <check>`, where the change list (``ChangeList``)
 ///   stood when the parts were brought up to date; `quarantined <stream>` for each stream
 ///   then set aside; and `part <name><TAB><workout id> <workout id>…` for each part, its
 ///   workouts in the order slices hand them on;
@@ -25,6 +26,8 @@ import JournalCore
 struct ReportIndex: Equatable {
   /// The folder, in the state's.
   static let folder = "report"
+  /// The version of the parts' JSON: an index of another version is not used.
+  static let version = 2
 
   /// Where the change list stood.
   var position: ChangeList.Position
@@ -40,7 +43,9 @@ struct ReportIndex: Equatable {
   }
 
   func encoded() -> [UInt8] {
-    var lines = ["position \(position.epoch) \(position.offset) \(position.check)"]
+    var lines = [
+      "version \(Self.version)", "position \(position.epoch) \(position.offset) \(position.check)",
+    ]
     for stream in quarantined.sorted() { lines.append("quarantined \(stream)") }
     for (name, ids) in parts.sorted(by: { $0.key < $1.key }) {
       lines.append("part \(name)\t\(ids.joined(separator: " "))")
@@ -57,11 +62,14 @@ struct ReportIndex: Equatable {
   /// The index in `body`; nil when a line does not read.
   init?(lines body: ArraySlice<UInt8>) {
     var position: ChangeList.Position?
+    var version: Int?
     quarantined = []
     parts = [:]
     for raw in body.split(separator: UInt8(ascii: "\n")) {
       let line = String(decoding: raw, as: UTF8.self)
-      if line.hasPrefix("position ") {
+      if line.hasPrefix("version ") {
+        version = Int(line.dropFirst("version ".count))
+      } else if line.hasPrefix("position ") {
         let words = line.split(separator: " ")
         guard words.count == 4, let offset = Int(words[2]) else { return nil }
         position = ChangeList.Position(
@@ -78,7 +86,7 @@ struct ReportIndex: Equatable {
         return nil
       }
     }
-    guard let position else { return nil }
+    guard let position, version == Self.version else { return nil }
     self.position = position
   }
 

@@ -1,8 +1,9 @@
 import Foundation
 import JournalCore
-import JournalProjections
 import JournalTestSupport
 import Testing
+
+@testable import JournalProjections
 
 @Suite struct TrainingSummaryTests {
   /// A split "Push" with one weighted exercise, 2 × 5 @ 100.
@@ -174,5 +175,68 @@ import Testing
     let weekly = progression.weekly()
     #expect(weekly.points.map(\.topSetWeight) == [105, 102.5])
     #expect(weekly.points.first?.workoutID == progression.points[1].workoutID)
+  }
+
+  /// A report's progression points gathered in parts (as the report index keeps them) read
+  /// as the points of the whole.
+  ///
+  /// One a workout up to the limit, else the week's best, with the weeks read in each
+  /// workout's own time zone. Checked against the definition: one
+  /// point per week, the best of the points of that week, named by its latest workout.
+  @Test func progressionPointsGatheredInPartsReadAsTheWhole() {
+    var random = SplitMix64(seed: 4401)
+    let zones = ["UTC", "Pacific/Auckland", "America/Los_Angeles", "Europe/Berlin"]
+    for _ in 0..<300 {
+      let limit = Int(random.next() % 6)
+      let points = (0..<Int(random.next() % 40)).map { i in
+        Progression.Point(
+          date: Date(timeIntervalSince1970: 1_772_474_400 + Double(random.next() % 60) * 36_000),
+          timeZone: zones[Int(random.next() % UInt64(zones.count))],
+          workoutID: "w\(i)",
+          topSetWeight: Double(random.next() % 8) * 10,
+          bestEstimatedOneRepMax: Double(random.next() % 8) * 12,
+          isAllActual: random.next() % 4 != 0
+        )
+      }
+      // Gathered in random groups, merged in random order.
+      var groups: [ReportReads.Points] = []
+      var group = ReportReads.Points()
+      for point in points {
+        group.merge(ReportReads.Points([point]), limit: limit)
+        if random.next() % 3 == 0 {
+          groups.append(group)
+          group = ReportReads.Points()
+        }
+      }
+      groups.append(group)
+      var gathered = ReportReads.Points()
+      for other in groups.shuffled(using: &random) { gathered.merge(other, limit: limit) }
+
+      let read = gathered.read(limit: limit)
+      #expect(gathered.count == points.count)
+      guard points.count > limit else {
+        #expect(read == points.sorted { ($0.date, $0.workoutID) < ($1.date, $1.workoutID) })
+        continue
+      }
+      func week(_ p: Progression.Point) -> CivilDay {
+        CivilDay(p.date, timeZone: p.timeZone).weekStart
+      }
+      let weeks = Dictionary(grouping: points, by: week)
+      #expect(read.count == weeks.count)
+      #expect(read == read.sorted { ($0.date, $0.workoutID) < ($1.date, $1.workoutID) })
+      for point in read {
+        let members = weeks[week(point)] ?? []
+        let latest = members.max { ($0.date, $0.workoutID) < ($1.date, $1.workoutID) }
+        #expect(point.workoutID == latest?.workoutID)
+        #expect(point.date == latest?.date)
+        #expect(point.topSetWeight == members.map(\.topSetWeight).max())
+        #expect(point.bestEstimatedOneRepMax == members.map(\.bestEstimatedOneRepMax).max())
+        #expect(point.isAllActual == members.allSatisfy(\.isAllActual))
+      }
+      #expect(
+        Progression(exercise: "Squat", points: read)
+          == Progression(exercise: "Squat", points: points).weekly()
+      )
+    }
   }
 }
