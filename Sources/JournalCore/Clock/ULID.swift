@@ -79,18 +79,6 @@ public struct ULID: Sendable, Hashable, Comparable, CustomStringConvertible,
     }
   }
 
-  /// The last eight characters of ``description``, the first in the highest byte: what a
-  /// string's tail reads as one word, without making the string.
-  public var lastEightCharacters: UInt64 {
-    ULID.alphabet.withUnsafeBufferPointer { digits in
-      var word: UInt64 = 0
-      for k in (0..<8).reversed() {
-        word = word << 8 | UInt64(digits[Int(truncatingIfNeeded: low >> UInt64(5 * k)) & 0x1F])
-      }
-      return word
-    }
-  }
-
   /// Appends the 26 characters of ``description`` to `output`, without making a string.
   func appendText(to output: inout [UInt8]) {
     output.appendBytes(count: 26) { writeText(into: $0) }

@@ -217,26 +217,11 @@ extension EventRecord {
       )
     }
     try verifyChecksum(line)
+    var parser = JSONParser(line, keyRanges: strings.takeKeyRanges())
+    defer { strings.keyRanges = parser.keyRanges }
     var record: EventRecord
-    if let written = decodeWritten(line: line, location: location, strings: &strings) {
-      record = written
-    } else {
-      record = try decodeAnySpelling(line: line, location: location, strings: &strings)
-    }
-    if hashing { record.hash = SHA256.hash(line) }
-    return record
-  }
-
-  /// Decodes a line whose checksum was checked, however its envelope is spelled: keys in
-  /// any order, whitespace, escapes, unknown keys.
-  static func decodeAnySpelling(
-    line: UnsafeRawBufferPointer,
-    location: RecordLocation,
-    strings: inout RecordStrings
-  ) throws(RecordFailure) -> EventRecord {
-    var parser = JSONParser(line)
     do {
-      return try decodeEnvelope(&parser, line: line, location: location, strings: &strings)
+      record = try decodeEnvelope(&parser, line: line, location: location, strings: &strings)
     } catch let failure as JSONParser.Failure {
       throw RecordFailure(cause: "malformed JSON at byte \(failure.offset): \(failure.reason)")
     } catch let failure as RecordFailure {
@@ -244,6 +229,8 @@ extension EventRecord {
     } catch {
       throw RecordFailure(cause: "\(error)")
     }
+    if hashing { record.hash = SHA256.hash(line) }
+    return record
   }
 
   /// Checks the `,"crc":"xxxxxxxx"}` suffix against the CRC32C of the bytes before it.
@@ -266,68 +253,6 @@ extension EventRecord {
         cause: "checksum mismatch (stored \(hex8(stored)), computed \(hex8(computed)))"
       )
     }
-  }
-
-  /// Decodes a checked line spelled as the writer spells it, by matching its fixed parts.
-  ///
-  /// The writer (``encode``) puts the keys in their order, without whitespace, with plain
-  /// strings and integers: those parts are matched as bytes, and the values read as
-  /// ``decodeAnySpelling`` reads them.
-  ///
-  /// - Returns: the record, or nil when the line is spelled any other way or a value is
-  ///   wrong: then ``decodeAnySpelling`` reads it, and gives the same record or the failure.
-  static func decodeWritten(
-    line: UnsafeRawBufferPointer,
-    location: RecordLocation,
-    strings: inout RecordStrings
-  ) -> EventRecord? {
-    var parser = JSONParser(line, keyRanges: strings.takeKeyRanges())
-    defer { strings.keyRanges = parser.keyRanges }
-    // The id and `prev` are read by their length: decoding them checks every byte.
-    guard parser.skip(#"{"id":"#),
-      let idRange = parser.parseString(ofLength: 26),
-      let id = ULID(utf8: UnsafeRawBufferPointer(rebasing: line[idRange])),
-      parser.skip(#","dev":"#),
-      let device = try? parseText(&parser, line: line, cache: &strings.device),
-      device == strings.checkedDevice || EventLog.isValidDeviceName(device),
-      parser.skip(#","seq":"#),
-      let sequence = parser.parsePlainInteger(), sequence >= 1,
-      parser.skip(#","ms":"#),
-      let milliseconds = parser.parsePlainInteger(),
-      parser.skip(#","lc":"#),
-      let counter = parser.parsePlainInteger().flatMap({ UInt32(exactly: $0) }),
-      parser.skip(#","stream":"#),
-      let stream = try? parseText(&parser, line: line, cache: &strings.stream), !stream.isEmpty,
-      parser.skip(#","type":"#),
-      let type = try? parseText(&parser, line: line, cache: &strings.type), !type.isEmpty,
-      parser.skip(#","v":"#),
-      let version = parser.parsePlainInteger().flatMap({ Int(exactly: $0) }), version >= 1,
-      parser.skip(#","data":"#),
-      parser.peek() == UInt8(ascii: "{")
-    else { return nil }
-    let payloadStart = parser.index
-    guard (try? parser.skipValue()) != nil else { return nil }
-    let payloadEnd = parser.index
-    // The checksum suffix, `,"crc":"xxxxxxxx"}`, was checked on the raw bytes.
-    guard parser.skip(#","prev":"#),
-      let prevRange = parser.parseString(ofLength: 64),
-      let previousHash = SHA256Digest(hexUTF8: UnsafeRawBufferPointer(rebasing: line[prevRange])),
-      parser.index == line.count - checksumSuffixLength
-    else { return nil }
-    strings.checkedDevice = device
-    return EventRecord(
-      id: id,
-      device: device,
-      sequence: UInt64(sequence),
-      time: HybridTime(milliseconds: milliseconds, counter: counter),
-      stream: stream,
-      type: type,
-      version: version,
-      storedPayload: strings.payload(line, payloadStart..<payloadEnd),
-      previousHash: previousHash,
-      hash: nil,
-      location: location
-    )
   }
 
   private static func decodeEnvelope(

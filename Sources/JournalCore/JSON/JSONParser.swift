@@ -313,22 +313,6 @@ struct JSONParser {
     }
   }
 
-  /// The byte range of the content of the string at the index when it is `count` bytes long,
-  /// moving past it; nil, without moving, when no quote is `count` bytes after the opening one.
-  ///
-  /// The bytes between are not looked at: for a value whose every byte the caller checks
-  /// against an alphabet without a quote, a backslash or a control character (a ULID's 26
-  /// characters, a hash's 64 hex digits). Such a value is then exactly what
-  /// ``parsePlainString()`` gives, without a second scan of its bytes.
-  @inline(__always)
-  mutating func parseString(ofLength count: Int) -> Range<Int>? {
-    let end = index + 1 + count
-    guard end < bytes.count, bytes[index] == UInt8(ascii: "\""), bytes[end] == UInt8(ascii: "\"")
-    else { return nil }
-    defer { index = end + 1 }
-    return index + 1..<end
-  }
-
   /// Moves past the string at the index when its content is exactly `text`'s bytes; else
   /// stays (``stringEnd(spelling:in:at:)``).
   @inline(__always)
@@ -466,17 +450,6 @@ struct JSONParser {
 
   @inline(__always)
   func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
-
-  /// Moves past `literal` when the bytes at the index are exactly its bytes; else stays.
-  @inline(__always)
-  mutating func skip(_ literal: StaticString) -> Bool {
-    let count = literal.utf8CodeUnitCount
-    guard count <= bytes.count - index, let base = bytes.baseAddress,
-      bytesEqual(base + index, literal.utf8Start, count: count)
-    else { return false }
-    index += count
-    return true
-  }
 
   @inline(__always)
   mutating func skipWhitespace() {

@@ -210,8 +210,6 @@ public enum Change<Value: Sendable & Hashable>: Sendable, Hashable {
     case .set(let value): value
     }
   }
-
-  var isUnchanged: Bool { self == .unchanged }
 }
 
 /// Builds payload objects, leaving out nil values.

@@ -89,9 +89,8 @@ extension Replayer.Fold {
     precondition(deal.parts.count == events.count, "every event is dealt")
     let template = self
     let combination = Combination(workouts: deal.workoutsStarted)
-    // Mutable only to be borrowed in place (`apply(inPlace:)`): nothing writes to an event,
-    // and each is folded by one part.
-    let shared = Shared(UnsafeMutableBufferPointer(mutating: events))
+    // Read by every part, written by none: each event is folded by one part.
+    let shared = Shared(events)
     DispatchQueue.concurrentPerform(iterations: deal.count) { part in
       let events = shared.value
       let name = UInt8(truncatingIfNeeded: part)
@@ -104,7 +103,7 @@ extension Replayer.Fold {
       deal.parts.withUnsafeBufferPointer { parts in
         for index in parts.indices where parts[index] == name {
           let known = fold.state.anomalies.count
-          fold.apply(inPlace: &events[index])
+          fold.apply(events[index])
           for _ in known..<fold.state.anomalies.count { causes.append(index) }
         }
       }

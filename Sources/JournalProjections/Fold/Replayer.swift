@@ -174,23 +174,20 @@ public enum Replayer {
     observe: ((FoldEvent, _ before: JournalState, _ after: JournalState) -> Void)? = nil
   ) -> JournalState {
     let events = prefix(history, upTo: point)
-    // Read in place: iterating the slice would copy every event.
-    var state = events.withUnsafeBufferPointer { events in
-      if observe == nil, events.count >= Self.partsMinimum, Self.parts > 1 {
-        return foldInParts(events, parts: Self.parts)
-      }
+    var state: JournalState
+    if observe == nil, events.count >= Self.partsMinimum, Self.parts > 1 {
+      state = events.withUnsafeBufferPointer { foldInParts($0, parts: Self.parts) }
+    } else {
       var fold = Fold(reverts: events)
-      // Mutable only to be borrowed in place (`Fold.apply(inPlace:)`): nothing writes to it.
-      let inPlace = UnsafeMutableBufferPointer(mutating: events)
-      for index in events.indices {
+      for event in events {
         if let observe {
           let before = fold.state
-          if fold.apply(inPlace: &inPlace[index]) { observe(events[index], before, fold.state) }
+          if fold.apply(event) { observe(event, before, fold.state) }
         } else {
-          fold.apply(inPlace: &inPlace[index])
+          fold.apply(event)
         }
       }
-      return fold.state
+      state = fold.state
     }
     if case .time(let date) = point, let now = state.now, date > now { state.now = date }
     return state
@@ -225,20 +222,7 @@ public enum Replayer {
 
     /// Folds `event` unless a revert in effect cancelled it; returns whether it was folded.
     @discardableResult
-    public mutating func apply(_ event: FoldEvent) -> Bool { fold(event) }
-
-    /// Folds `event` as ``apply(_:)`` does, reading it where it lies; it is not changed.
-    ///
-    /// An event read out of an array (or through a pointer) and passed to a function that may
-    /// write memory is copied first, in case the function changes the array: ten retains and
-    /// as many releases an event. Passed `inout`, it is borrowed where it lies instead, as no
-    /// other access can reach it meanwhile.
-    @discardableResult
-    mutating func apply(inPlace event: inout FoldEvent) -> Bool { fold(event) }
-
-    /// The one body of ``apply(_:)`` and ``apply(inPlace:)``.
-    @inline(__always)
-    private mutating func fold(_ event: FoldEvent) -> Bool {
+    public mutating func apply(_ event: FoldEvent) -> Bool {
       if cancelled.contains(event.eventID) { return false }
       state.apply(event)
       return true

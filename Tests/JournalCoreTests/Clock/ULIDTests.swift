@@ -35,18 +35,6 @@ import Testing
     }
   }
 
-  /// The tail word is the last eight bytes of the text, the first in the highest byte.
-  @Test func lastEightCharactersAreTheTextsTail() {
-    var random = SplitMix64(seed: 5)
-    let ids =
-      [ULID(high: 0, low: 0), ULID(high: .max, low: .max)]
-      + (0..<500).map { _ in ULID(high: random.next(), low: random.next()) }
-    for id in ids {
-      let tail = id.description.utf8.suffix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-      #expect(id.lastEightCharacters == tail, "\(id)")
-    }
-  }
-
   @Test func stringOrderIsValueOrder() {
     var random = SplitMix64(seed: 1)
     let ids = (0..<200).map { _ in ULID(high: random.next(), low: random.next()) }

@@ -122,8 +122,8 @@ import Testing
   func partsGiveTheStateOfTheOneByOneFold(seed: UInt64) throws {
     let history = try GeneratedSample.shared.get().journal.history
     let damaged = seed == 0 ? history : Self.damaged(history, seed: seed)
-    // A copy in a buffer of its own: the parts borrow each event in place, through a mutable
-    // pointer (`Fold.apply(inPlace:)`), and must leave it as it was.
+    // A copy in a buffer of its own: the parts read each event through a pointer shared by
+    // every thread, and must leave it as it was.
     let untouched = damaged.map { $0 }
     let expected = Self.foldedOneByOne(damaged)
     if seed > 0 { #expect(!expected.anomalies.isEmpty, "seed \(seed): no anomaly to order") }
