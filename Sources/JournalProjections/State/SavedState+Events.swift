@@ -104,7 +104,7 @@ extension SavedState {
   /// The events of `stream` itself (not the reverts its file holds) whose merge key
   /// `isAfter` takes, decoded; nil when the stream is quarantined: one of its events cannot
   /// be read, so a full read leaves every event of it out.
-  func readableEvents(
+  private func readableEvents(
     of stream: String,
     after isAfter: (FoldEvent.MergeKey) -> Bool
   ) throws -> [FoldEvent]? {
