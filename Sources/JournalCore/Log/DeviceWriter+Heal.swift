@@ -139,25 +139,33 @@ extension DeviceWriter {
     heal.files = []
   }
 
-  /// Notes what this machine is about to write as the device, replacing the note at once
-  /// (a temporary file renamed over it).
+  /// Notes what this machine is about to write as the device, over the note in place.
+  ///
+  /// Every note has the same length, so writing over it leaves no stale bytes; a rename
+  /// over it would cost a flush at every append on ext4. The note is not flushed: one cut
+  /// short by a crash does not read, and a note that does not read refuses nothing
+  /// (``checkWriterNote(log:device:state:options:)``).
   func writeNote(previous: SHA256Digest, next: SHA256Digest) throws {
-    let state = log.url.appendingPathComponent(".journal-state").path
     let notes = log.url.appendingPathComponent(WriterNote.folder).path
     let path = "\(notes)/\(device)"
-    let temporary = "\(notes)/.\(device).tmp"
+    let bytes = WriterNote(previous: previous, next: next).bytes
     do {
-      _ = try fileIO.makeDirectory(state, mode: 0o700)
-      _ = try fileIO.makeDirectory(notes, mode: 0o700)
-      unlink(temporary)
-      try fileIO.createFile(
-        temporary,
-        bytes: WriterNote(previous: previous, next: next).bytes,
-        durable: false
-      )
-      try fileIO.rename(temporary, to: path)
+      let flags = O_WRONLY | O_CREAT | O_CLOEXEC
+      let descriptor: Int32
+      do {
+        descriptor = try fileIO.open(path, flags: flags, mode: 0o600)
+      } catch  where error.code == ENOENT {
+        let state = log.url.appendingPathComponent(".journal-state").path
+        _ = try fileIO.makeDirectory(state, mode: 0o700)
+        _ = try fileIO.makeDirectory(notes, mode: 0o700)
+        descriptor = try fileIO.open(path, flags: flags, mode: 0o600)
+      }
+      defer { fileIO.close(descriptor) }
+      try fileIO.writeAll(descriptor, bytes, path: path)
+      if try fileIO.size(descriptor, path: path) > bytes.count {
+        try fileIO.truncate(descriptor, to: Int64(bytes.count), path: path)
+      }
     } catch {
-      unlink(temporary)
       throw error.journalError(file: "\(WriterNote.folder)/\(device)")
     }
   }

@@ -386,17 +386,44 @@ extension ForkTests {
     // This machine now knows the device's last record.
     try fill(log, device: "laptop", count: 1, options: testOptions(seed: 6, durability: .full))
   }
+
+  /// The note is written over in place: longer bytes left in it are cut, so it reads as the
+  /// note of the last append, and a note that does not read refuses nothing.
+  @Test func theWriterNoteIsWrittenOverInPlace() throws {
+    let log = try makeLog()
+    let durable = testOptions(durability: .full)
+    try fill(log, device: "laptop", count: 2, options: durable)
+    let note = log.url.appendingPathComponent(".journal-state/writers/laptop")
+    let written = try Data(contentsOf: note)
+    #expect(String(decoding: written, as: UTF8.self).hasPrefix("previous "))
+
+    try (Data("garbage that is not a note\n".utf8) + written + Data("more\n".utf8)).write(to: note)
+    let writer = try log.openWriter(
+      device: "laptop",
+      options: testOptions(seed: 7, durability: .full)
+    )
+    let record = try writer.append(sampleEvent(5))
+    writer.close()
+    let rewritten = try Data(contentsOf: note)
+    #expect(rewritten.count == written.count)
+    let last = try #require(record.hash)
+    #expect(String(decoding: rewritten, as: UTF8.self).hasSuffix("next \(last.hexString)\n"))
+    #expect(
+      try (FileManager.default.attributesOfItem(atPath: note.path)[.posixPermissions] as? Int)
+        == 0o600
+    )
+  }
 }
 
 // MARK: - Faults while healing
 
 extension ForkTests {
   /// The heal's system calls fail one at a time (ENOSPC, EIO, a short write then a failure,
-  /// at every write, flush, rename, open and folder creation of the append that heals): the
+  /// at every write, flush, open and folder creation of the append that heals): the
   /// append fails with an error, the journal reads as before (nothing acknowledged lost, no
   /// torn file), and the next writer heals it.
   @Test(arguments: [
-    FaultyFileIO.Operation.write, .sync, .syncDirectory, .rename, .open, .makeDirectory,
+    FaultyFileIO.Operation.write, .sync, .syncDirectory, .open, .makeDirectory,
   ])
   func aHealThatFailsLosesNothingAndTheNextOneHeals(operation: FaultyFileIO.Operation) throws {
     let scenario = try ForkScenario(seed: 11)
