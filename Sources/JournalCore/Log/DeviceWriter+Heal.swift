@@ -142,30 +142,36 @@ extension DeviceWriter {
   /// Notes what this machine is about to write as the device, over the note in place.
   ///
   /// Every note has the same length, so writing over it leaves no stale bytes; a rename
-  /// over it would cost a flush at every append on ext4. The note is not flushed: one cut
-  /// short by a crash does not read, and a note that does not read refuses nothing
-  /// (``checkWriterNote(log:device:state:options:)``).
+  /// over it would cost a flush at every append on ext4, and the note stays open between
+  /// appends. It is not flushed: one cut short by a crash does not read, and a note that
+  /// does not read refuses nothing (``checkWriterNote(log:device:state:options:)``).
   func writeNote(previous: SHA256Digest, next: SHA256Digest) throws {
     let notes = log.url.appendingPathComponent(WriterNote.folder).path
     let path = "\(notes)/\(device)"
     let bytes = WriterNote(previous: previous, next: next).bytes
     do {
-      let flags = O_WRONLY | O_CREAT | O_CLOEXEC
       let descriptor: Int32
-      do {
-        descriptor = try fileIO.open(path, flags: flags, mode: 0o600)
-      } catch  where error.code == ENOENT {
-        let state = log.url.appendingPathComponent(".journal-state").path
-        _ = try fileIO.makeDirectory(state, mode: 0o700)
-        _ = try fileIO.makeDirectory(notes, mode: 0o700)
-        descriptor = try fileIO.open(path, flags: flags, mode: 0o600)
+      if let noteDescriptor {
+        descriptor = noteDescriptor
+      } else {
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC
+        do {
+          descriptor = try fileIO.open(path, flags: flags, mode: 0o600)
+        } catch  where error.code == ENOENT {
+          let state = log.url.appendingPathComponent(".journal-state").path
+          _ = try fileIO.makeDirectory(state, mode: 0o700)
+          _ = try fileIO.makeDirectory(notes, mode: 0o700)
+          descriptor = try fileIO.open(path, flags: flags, mode: 0o600)
+        }
+        noteDescriptor = descriptor
+        if try fileIO.size(descriptor, path: path) > bytes.count {
+          try fileIO.truncate(descriptor, to: Int64(bytes.count), path: path)
+        }
       }
-      defer { fileIO.close(descriptor) }
-      try fileIO.writeAll(descriptor, bytes, path: path)
-      if try fileIO.size(descriptor, path: path) > bytes.count {
-        try fileIO.truncate(descriptor, to: Int64(bytes.count), path: path)
-      }
+      try fileIO.writeAll(descriptor, bytes, at: 0, path: path)
     } catch {
+      if let noteDescriptor { fileIO.close(noteDescriptor) }
+      noteDescriptor = nil
       throw error.journalError(file: "\(WriterNote.folder)/\(device)")
     }
   }

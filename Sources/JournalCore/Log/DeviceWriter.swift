@@ -107,6 +107,8 @@ public final class DeviceWriter: @unchecked Sendable {
   /// The heal the next append makes: branch files to write, and the branch heads its first
   /// record names in `merge`.
   var heal: Heal
+  /// The writer note, open from the first append on (``writeNote(previous:next:)``).
+  var noteDescriptor: Int32?
 
   init(log: EventLog, device: String, options: Options) throws {
     try EventLog.validateDeviceName(device)
@@ -239,6 +241,8 @@ public final class DeviceWriter: @unchecked Sendable {
   private func closeFiles() {
     if let segmentDescriptor { fileIO.close(segmentDescriptor) }
     segmentDescriptor = nil
+    if let noteDescriptor { fileIO.close(noteDescriptor) }
+    noteDescriptor = nil
     if lockDescriptor >= 0 { fileIO.close(lockDescriptor) }
     lockDescriptor = -1
   }

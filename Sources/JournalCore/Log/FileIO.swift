@@ -47,6 +47,15 @@ package protocol FileIO: Sendable {
     path: String
   )
     throws(SystemFailure) -> Int
+  /// Writes some of `buffer` at byte `offset` of the file; returns how many bytes were
+  /// written.
+  func write(
+    _ descriptor: Int32,
+    _ buffer: UnsafeRawBufferPointer,
+    at offset: Int64,
+    path: String
+  )
+    throws(SystemFailure) -> Int
   /// Reads up to `buffer.count` bytes at `offset`; returns how many were read (0 at the end).
   func read(
     _ descriptor: Int32,
@@ -104,6 +113,30 @@ extension FileIO {
       }.get()
       guard written > 0 else { throw SystemFailure(code: EIO, operation: "write", path: path) }
       offset += written
+    }
+  }
+
+  /// Writes all of `bytes` from byte `offset` of the file on, looping over short writes.
+  package func writeAll(
+    _ descriptor: Int32,
+    _ bytes: [UInt8],
+    at offset: Int64,
+    path: String
+  ) throws(SystemFailure) {
+    var done = 0
+    while done < bytes.count {
+      let written = try bytes.withUnsafeBytes { buffer in
+        Result { () throws(SystemFailure) -> Int in
+          try write(
+            descriptor,
+            UnsafeRawBufferPointer(rebasing: buffer[done...]),
+            at: offset + Int64(done),
+            path: path
+          )
+        }
+      }.get()
+      guard written > 0 else { throw SystemFailure(code: EIO, operation: "write", path: path) }
+      done += written
     }
   }
 

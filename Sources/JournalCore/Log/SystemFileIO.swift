@@ -48,6 +48,21 @@ package struct SystemFileIO: FileIO {
     }
   }
 
+  package func write(
+    _ descriptor: Int32,
+    _ buffer: UnsafeRawBufferPointer,
+    at offset: Int64,
+    path: String
+  )
+    throws(SystemFailure) -> Int
+  {
+    while true {
+      let count = pwrite(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
+      if count >= 0 { return count }
+      if errno != EINTR { throw SystemFailure(code: errno, operation: "write", path: path) }
+    }
+  }
+
   package func read(
     _ descriptor: Int32,
     into buffer: UnsafeMutableRawBufferPointer,
