@@ -279,3 +279,54 @@ public struct JSONObjectSlice: Sendable {
     }
   }
 }
+
+extension JSONPayload {
+  /// Reads `bytes`, one JSON object with no whitespace around it, as its members: each
+  /// member's value parsed, but the member named `key` kept as a payload over its bytes
+  /// (checked, not parsed), so that a reader of the payload reads those bytes once.
+  ///
+  /// - Returns: the other members, and the payload; nil when the bytes are not such an
+  ///   object or it has no member `key`.
+  package static func members(
+    of bytes: [UInt8],
+    keeping key: String
+  ) -> (members: [String: JSONValue], payload: JSONPayload)? {
+    guard bytes.count <= UInt32.max else { return nil }
+    let read = bytes.withUnsafeBytes { buffer -> ([String: JSONValue], Range<Int>)? in
+      var parser = JSONParser(buffer)
+      var members: [String: JSONValue] = [:]
+      var kept: Range<Int>?
+      do throws(JSONParser.Failure) {
+        try parser.expect(UInt8(ascii: "{"))
+        parser.skipWhitespace()
+        if parser.peek() != UInt8(ascii: "}") {
+          while true {
+            parser.skipWhitespace()
+            guard parser.peek() == UInt8(ascii: "\"") else { throw parser.fail("expected a key") }
+            let name = try parser.parseString()
+            parser.skipWhitespace()
+            try parser.expect(UInt8(ascii: ":"))
+            parser.skipWhitespace()
+            if name == key {
+              let start = parser.index
+              try parser.skipValue()
+              kept = start..<parser.index
+            } else {
+              members[name] = try parser.parseValue()
+            }
+            parser.skipWhitespace()
+            guard parser.peek() == UInt8(ascii: ",") else { break }
+            parser.index += 1
+          }
+        }
+        try parser.expect(UInt8(ascii: "}"))
+      } catch {
+        return nil
+      }
+      guard parser.index == buffer.count, let kept else { return nil }
+      return (members, kept)
+    }
+    guard let (members, range) = read else { return nil }
+    return (members, JSONPayload(checkedBytes: bytes, range: range))
+  }
+}

@@ -1053,16 +1053,18 @@ package final class SavedState: @unchecked Sendable {
     return try value.serialized()
   }
 
+  /// The event of a state line (``encodeEvent(_:)``); its payload is kept as the line's
+  /// bytes, read once by the payload reader.
   static func decodeEvent(_ line: ArraySlice<UInt8>) -> StoredEvent? {
-    guard let value = try? JSONValue.parse(line),
+    guard let (value, payload) = JSONPayload.members(of: Array(line), keeping: "payload"),
       let id = value["id"]?.stringValue, let device = value["device"]?.stringValue,
       let sequence = value["sequence"]?.intValue, let ms = value["ms"]?.intValue,
       let counter = value["lc"]?.intValue, let stream = value["stream"]?.stringValue,
       let type = value["type"]?.stringValue, let version = value["version"]?.intValue,
-      let payload = value["payload"], let location = value["location"]?.stringValue,
+      let location = value["location"]?.stringValue,
       let lc = UInt32(exactly: counter), let storedVersion = Int(exactly: version)
     else { return nil }
-    return StoredEvent(
+    var event = StoredEvent(
       id: id,
       device: device,
       sequence: UInt64(bitPattern: sequence),
@@ -1071,9 +1073,11 @@ package final class SavedState: @unchecked Sendable {
       stream: stream,
       type: type,
       version: storedVersion,
-      payload: payload,
+      payload: .null,
       location: location
     )
+    event.storedPayload = payload
+    return event
   }
 }
 

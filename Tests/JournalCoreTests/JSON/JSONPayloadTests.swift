@@ -154,6 +154,41 @@ import Testing
     }
   }
 
+  /// An object read with one member kept as bytes (what the saved state does with each
+  /// line's payload) gives the parsed object's other members and that member's value; bytes
+  /// that do not parse, or an object without the member, give nil.
+  @Test(arguments: 0..<4 as Range<UInt64>)
+  func anObjectReadKeepingOneMemberAsBytesIsTheParsedOne(seed: UInt64) throws {
+    var random = SplitMix64(seed: 0x4EE9_0000 + seed)
+    for _ in 0..<60 {
+      var members: [String: JSONValue] = [:]
+      for key in ["id", "payload", "type", "é", "x\ny"] where random.next() % 4 != 0 {
+        members[key] = Self.randomValue(&random, depth: 1)
+      }
+      let bytes = try JSONValue.object(members).serialized()
+      let read = JSONPayload.members(of: bytes, keeping: "payload")
+      guard let payload = members["payload"] else {
+        #expect(read == nil)
+        continue
+      }
+      var others = members
+      others["payload"] = nil
+      #expect(read?.members == others)
+      #expect(read?.payload.value == payload)
+      let slice = try read?.payload.slice()
+      #expect(slice.map { Array($0.bytes[$0.range]) } == (try payload.serialized()))
+      // Cut or with a byte dropped, it reads as nothing, as parsing refuses it.
+      let position = Int(random.next() % UInt64(bytes.count))
+      for broken in [
+        Array(bytes[..<position]),
+        bytes.enumerated().filter { $0.offset != position }.map(\.element),
+      ]
+      where (try? JSONValue.parse(broken)) == nil {
+        #expect(JSONPayload.members(of: broken, keeping: "payload") == nil)
+      }
+    }
+  }
+
   @Test(arguments: 0..<4 as Range<UInt64>)
   func membersReadFromBytesAreTheParsedOnes(seed: UInt64) throws {
     var random = SplitMix64(seed: 0x0B1E_C700 + seed)
