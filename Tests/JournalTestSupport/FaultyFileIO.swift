@@ -64,27 +64,7 @@ package final class FaultyFileIO: FileIO, @unchecked Sendable {
   package func write(
     _ descriptor: Int32,
     _ buffer: UnsafeRawBufferPointer,
-    path: String
-  )
-    throws(SystemFailure) -> Int
-  {
-    switch effect(for: .write) {
-    case .fail(let code): throw SystemFailure(code: code, operation: "write", path: path)
-    case .shortWrite(let limit):
-      let count = min(limit, buffer.count)
-      return try system.write(
-        descriptor,
-        UnsafeRawBufferPointer(rebasing: buffer[0..<count]),
-        path: path
-      )
-    case .shortRead, nil: return try system.write(descriptor, buffer, path: path)
-    }
-  }
-
-  package func write(
-    _ descriptor: Int32,
-    _ buffer: UnsafeRawBufferPointer,
-    at offset: Int64,
+    at offset: Int64?,
     path: String
   )
     throws(SystemFailure) -> Int

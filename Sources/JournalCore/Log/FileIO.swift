@@ -33,26 +33,20 @@ func systemMessage(_ code: Int32) -> String {
 
 /// The system calls the log's writer makes: a seam so tests can inject failures.
 ///
-/// Every call that can fail throws ``SystemFailure`` with the errno. ``write(_:_:path:)`` may
+/// Every call that can fail throws ``SystemFailure`` with the errno. ``write(_:_:at:path:)`` may
 /// write fewer bytes than asked (a short write); the caller loops.
 package protocol FileIO: Sendable {
   /// Opens (and maybe creates) a file; returns its descriptor.
   func open(_ path: String, flags: Int32, mode: UInt32) throws(SystemFailure) -> Int32
   /// Closes a descriptor, ignoring errors.
   func close(_ descriptor: Int32)
-  /// Writes some of `buffer` at the end of the file; returns how many bytes were written.
-  func write(
-    _ descriptor: Int32,
-    _ buffer: UnsafeRawBufferPointer,
-    path: String
-  )
-    throws(SystemFailure) -> Int
-  /// Writes some of `buffer` at byte `offset` of the file; returns how many bytes were
+  /// Writes some of `buffer` at byte `offset` of the file, or at its current position when
+  /// `offset` is nil (the end, for a file opened to append); returns how many bytes were
   /// written.
   func write(
     _ descriptor: Int32,
     _ buffer: UnsafeRawBufferPointer,
-    at offset: Int64,
+    at offset: Int64?,
     path: String
   )
     throws(SystemFailure) -> Int
@@ -82,62 +76,42 @@ package protocol FileIO: Sendable {
 // MARK: - Helpers over the seam
 
 extension FileIO {
-  /// Writes all of `buffer`, looping over short writes.
+  /// Writes all of `buffer` from byte `offset` on, or at the current position when `offset`
+  /// is nil, looping over short writes.
   package func writeAll(
     _ descriptor: Int32,
     _ buffer: UnsafeRawBufferPointer,
+    at offset: Int64? = nil,
     path: String
   )
     throws(SystemFailure)
   {
-    var offset = 0
-    while offset < buffer.count {
+    var done = 0
+    while done < buffer.count {
       let written = try write(
         descriptor,
-        UnsafeRawBufferPointer(rebasing: buffer[offset...]),
+        UnsafeRawBufferPointer(rebasing: buffer[done...]),
+        at: offset.map { $0 + Int64(done) },
         path: path
       )
       guard written > 0 else { throw SystemFailure(code: EIO, operation: "write", path: path) }
-      offset += written
+      done += written
     }
   }
 
-  /// Writes all of `bytes`, looping over short writes.
-  package func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws(SystemFailure) {
-    var offset = 0
-    while offset < bytes.count {
-      let written = try bytes.withUnsafeBytes { buffer in
-        Result { () throws(SystemFailure) -> Int in
-          try write(descriptor, UnsafeRawBufferPointer(rebasing: buffer[offset...]), path: path)
-        }
-      }.get()
-      guard written > 0 else { throw SystemFailure(code: EIO, operation: "write", path: path) }
-      offset += written
-    }
-  }
-
-  /// Writes all of `bytes` from byte `offset` of the file on, looping over short writes.
+  /// Writes all of `bytes` from byte `offset` on, or at the current position when `offset` is
+  /// nil, looping over short writes.
   package func writeAll(
     _ descriptor: Int32,
     _ bytes: [UInt8],
-    at offset: Int64,
+    at offset: Int64? = nil,
     path: String
   ) throws(SystemFailure) {
-    var done = 0
-    while done < bytes.count {
-      let written = try bytes.withUnsafeBytes { buffer in
-        Result { () throws(SystemFailure) -> Int in
-          try write(
-            descriptor,
-            UnsafeRawBufferPointer(rebasing: buffer[done...]),
-            at: offset + Int64(done),
-            path: path
-          )
-        }
-      }.get()
-      guard written > 0 else { throw SystemFailure(code: EIO, operation: "write", path: path) }
-      done += written
-    }
+    try bytes.withUnsafeBytes { buffer in
+      Result { () throws(SystemFailure) in
+        try writeAll(descriptor, buffer, at: offset, path: path)
+      }
+    }.get()
   }
 
   /// Reads a file from byte `offset` to its end (nothing when it is shorter); a symbolic

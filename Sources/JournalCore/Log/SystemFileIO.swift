@@ -31,33 +31,24 @@ package struct SystemFileIO: FileIO {
   package func write(
     _ descriptor: Int32,
     _ buffer: UnsafeRawBufferPointer,
+    at offset: Int64?,
     path: String
   )
     throws(SystemFailure) -> Int
   {
     while true {
-      #if canImport(Darwin)
-      let count = Darwin.write(descriptor, buffer.baseAddress, buffer.count)
-      #elseif canImport(Glibc)
-      let count = Glibc.write(descriptor, buffer.baseAddress, buffer.count)
-      #elseif canImport(Musl)
-      let count = Musl.write(descriptor, buffer.baseAddress, buffer.count)
-      #endif
-      if count >= 0 { return count }
-      if errno != EINTR { throw SystemFailure(code: errno, operation: "write", path: path) }
-    }
-  }
-
-  package func write(
-    _ descriptor: Int32,
-    _ buffer: UnsafeRawBufferPointer,
-    at offset: Int64,
-    path: String
-  )
-    throws(SystemFailure) -> Int
-  {
-    while true {
-      let count = pwrite(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
+      let count: Int
+      if let offset {
+        count = pwrite(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
+      } else {
+        #if canImport(Darwin)
+        count = Darwin.write(descriptor, buffer.baseAddress, buffer.count)
+        #elseif canImport(Glibc)
+        count = Glibc.write(descriptor, buffer.baseAddress, buffer.count)
+        #elseif canImport(Musl)
+        count = Musl.write(descriptor, buffer.baseAddress, buffer.count)
+        #endif
+      }
       if count >= 0 { return count }
       if errno != EINTR { throw SystemFailure(code: errno, operation: "write", path: path) }
     }
