@@ -34,16 +34,34 @@ extension Bench {
     // Single appends go in pairs, the raw one and the writer's taking turns at going first,
     // so that both see the same disk from one moment to the next.
     var pairedRaw: [Double] = []
+    // The processor time of each side (user and system), per append: what the ratio holds
+    // besides the flush, which varies from host to host far more.
+    var journalCPU = Samples()
+    var rawCPU = Samples()
     let pairs = {
       var rawSeconds = 0.0
       var journalSeconds = 0.0
+      var rawProcessor = 0.0
+      var journalProcessor = 0.0
       for index in 0..<appendsPerRepetition {
         let rawFirst = (index + pairedRaw.count) % 2 == 0
-        if rawFirst { rawSeconds += time { writeAndFlush(raw, lines[index]) } }
+        var cpu = processorSeconds()
+        if rawFirst {
+          rawSeconds += time { writeAndFlush(raw, lines[index]) }
+          rawProcessor += processorSeconds() - cpu
+          cpu = processorSeconds()
+        }
         journalSeconds += try time { try writer.append(events[index]) }
-        if !rawFirst { rawSeconds += time { writeAndFlush(raw, lines[index]) } }
+        journalProcessor += processorSeconds() - cpu
+        if !rawFirst {
+          cpu = processorSeconds()
+          rawSeconds += time { writeAndFlush(raw, lines[index]) }
+          rawProcessor += processorSeconds() - cpu
+        }
       }
       pairedRaw.append(rawSeconds / Double(appendsPerRepetition))
+      rawCPU.values.append(rawProcessor / Double(appendsPerRepetition))
+      journalCPU.values.append(journalProcessor / Double(appendsPerRepetition))
       return journalSeconds / Double(appendsPerRepetition)
     }
     let journalBatch = {
@@ -53,6 +71,8 @@ extension Bench {
     let samples = try measure(size: nil, [pairs, journalBatch, rawBatch])
     // The warm-up's pair is not a sample.
     let rawOneTimes = Samples(values: Array(pairedRaw.suffix(samples[0].values.count)))
+    let journalOneCPU = Samples(values: Array(journalCPU.values.suffix(samples[0].values.count)))
+    let rawOneCPU = Samples(values: Array(rawCPU.values.suffix(samples[0].values.count)))
     let (oneTimes, batchTimes, rawBatchTimes) = (samples[0], samples[1], samples[2])
     let lineBytes =
       lines.prefix(appendsPerRepetition).map(\.count).reduce(0, +)
@@ -71,6 +91,8 @@ extension Bench {
           notes: [
             "\(appendsPerRepetition) appends/rep", "\(lineBytes) B/event",
             "\(formatCount(1 / oneTimes.median)) appends/s",
+            "processor time per append \(formatSeconds(journalOneCPU.median)) "
+              + "(raw \(formatSeconds(rawOneCPU.median)))",
           ]
         )
       )

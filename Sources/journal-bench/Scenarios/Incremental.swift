@@ -45,6 +45,10 @@ extension Bench {
     var lastReport = RebuildReport()
     // Each timed run's phases, for their medians: one run's are as noisy as its flushes.
     var phases: [RebuildReport.Timings] = []
+    // The processor time (user and system) of each side, run by run: what the ratio holds
+    // besides the flushes, which vary from host to host far more.
+    var rebuildCPU: [Double] = []
+    var documentCPU: [Double] = []
     // The journal of the last command, as `journal adjust` opens it: from the saved state,
     // which the command keeps up to date.
     var journal = try Journal.open(store: store, scope: .workout(nil), newID: newID)
@@ -76,9 +80,11 @@ extension Bench {
     }
     let incremental = {
       try appendOne()
+      let cpu = processorSeconds()
       let seconds = try time {
         lastReport = try Rebuild.run(store: store, output: output)
       }
+      rebuildCPU.append(processorSeconds() - cpu)
       phases.append(lastReport.timings)
       return seconds
     }
@@ -87,10 +93,13 @@ extension Bench {
       let state = journal.state()
       let id = String(changedPath.split(separator: "/").last?.dropLast(5) ?? "")
       guard let workout = state.workouts[id] else { throw BenchError("no workout \(id)") }
-      return try time {
+      let cpu = processorSeconds()
+      let seconds = try time {
         let bytes = try DocumentCoder.encode(workout.renderedDocument(now: state.now ?? Date()))
         try writeAtomically(bytes, to: baselineFolder.appendingPathComponent("document.json"))
       }
+      documentCPU.append(processorSeconds() - cpu)
+      return seconds
     }
     let samples = try measure(size: size, [oneDocument, incremental])
     guard lastReport.mode == .incremental else {
@@ -99,7 +108,8 @@ extension Bench {
       )
     }
     // The measured runs are the last ones: below 1M, `measure` runs a warm-up first.
-    let timed = phases.suffix(samples[1].values.count)
+    let count = samples[1].values.count
+    let timed = phases.suffix(count)
     func median(_ phase: (RebuildReport.Timings) -> Double) -> Double {
       Samples(values: timed.map(phase)).median
     }
@@ -129,6 +139,8 @@ extension Bench {
           "medians: fold \(formatSeconds(fold))", "encode \(formatSeconds(encode))",
           "write \(formatSeconds(write))", "record \(formatSeconds(record))",
           "other \(formatSeconds(other))",
+          "processor time \(formatSeconds(Samples(values: rebuildCPU.suffix(count)).median)) "
+            + "(one document \(formatSeconds(Samples(values: documentCPU.suffix(count)).median)))",
           "the event appended by a command that kept the saved state up to date",
         ]
       )
