@@ -34,7 +34,22 @@ struct WriterNote: Equatable {
   var previous: SHA256Digest
   var next: SHA256Digest
 
-  var bytes: [UInt8] { Array("previous \(previous.hexString)\nnext \(next.hexString)\n".utf8) }
+  /// The note's bytes, always ``length`` of them.
+  var bytes: [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(Self.length)
+    bytes.append(contentsOf: Self.previousLabel)
+    previous.appendHex(to: &bytes)
+    bytes.append(contentsOf: Self.nextLabel)
+    next.appendHex(to: &bytes)
+    bytes.append(UInt8(ascii: "\n"))
+    return bytes
+  }
+
+  private static let previousLabel = Array("previous ".utf8)
+  private static let nextLabel = Array("\nnext ".utf8)
+  /// The length of every note.
+  static let length = previousLabel.count + 64 + nextLabel.count + 64 + 1
 
   init(previous: SHA256Digest, next: SHA256Digest) {
     self.previous = previous
@@ -146,34 +161,43 @@ extension DeviceWriter {
   /// appends. It is not flushed: one cut short by a crash does not read, and a note that
   /// does not read refuses nothing (``checkWriterNote(log:device:state:options:)``).
   func writeNote(previous: SHA256Digest, next: SHA256Digest) throws {
-    let notes = log.url.appendingPathComponent(WriterNote.folder).path
-    let path = "\(notes)/\(device)"
     let bytes = WriterNote(previous: previous, next: next).bytes
-    do {
+    do throws(SystemFailure) {
       let descriptor: Int32
       if let noteDescriptor {
         descriptor = noteDescriptor
       } else {
-        let flags = O_WRONLY | O_CREAT | O_CLOEXEC
-        do {
-          descriptor = try fileIO.open(path, flags: flags, mode: 0o600)
-        } catch  where error.code == ENOENT {
-          let state = log.url.appendingPathComponent(".journal-state").path
-          _ = try fileIO.makeDirectory(state, mode: 0o700)
-          _ = try fileIO.makeDirectory(notes, mode: 0o700)
-          descriptor = try fileIO.open(path, flags: flags, mode: 0o600)
-        }
-        noteDescriptor = descriptor
-        if try fileIO.size(descriptor, path: path) > bytes.count {
-          try fileIO.truncate(descriptor, to: Int64(bytes.count), path: path)
-        }
+        descriptor = try openNote(length: bytes.count)
       }
-      try fileIO.writeAll(descriptor, bytes, at: 0, path: path)
+      try fileIO.writeAll(descriptor, bytes, at: 0, path: notePath)
     } catch {
       if let noteDescriptor { fileIO.close(noteDescriptor) }
       noteDescriptor = nil
       throw error.journalError(file: "\(WriterNote.folder)/\(device)")
     }
+  }
+
+  /// Opens the note (creating it and its folders when missing) and keeps it open; a note
+  /// longer than `length` (of another layout) is cut to it.
+  private func openNote(length: Int) throws(SystemFailure) -> Int32 {
+    let flags = O_WRONLY | O_CREAT | O_CLOEXEC
+    let descriptor: Int32
+    do {
+      descriptor = try fileIO.open(notePath, flags: flags, mode: 0o600)
+    } catch  where error.code == ENOENT {
+      let notes = log.url.appendingPathComponent(WriterNote.folder).path
+      _ = try fileIO.makeDirectory(
+        log.url.appendingPathComponent(".journal-state").path,
+        mode: 0o700
+      )
+      _ = try fileIO.makeDirectory(notes, mode: 0o700)
+      descriptor = try fileIO.open(notePath, flags: flags, mode: 0o600)
+    }
+    noteDescriptor = descriptor
+    if try fileIO.size(descriptor, path: notePath) > length {
+      try fileIO.truncate(descriptor, to: Int64(length), path: notePath)
+    }
+    return descriptor
   }
 }
 

@@ -109,6 +109,8 @@ public final class DeviceWriter: @unchecked Sendable {
   var heal: Heal
   /// The writer note, open from the first append on (``writeNote(previous:next:)``).
   var noteDescriptor: Int32?
+  /// The writer note's path, found once.
+  let notePath: String
 
   init(log: EventLog, device: String, options: Options) throws {
     try EventLog.validateDeviceName(device)
@@ -119,6 +121,7 @@ public final class DeviceWriter: @unchecked Sendable {
     self.options = options
     self.fileIO = log.fileIO
     self.folder = log.deviceFolder(device).path
+    self.notePath = log.url.appendingPathComponent(WriterNote.folder).path + "/" + device
     self.lockDescriptor = opened.lockDescriptor
     self.segmentDescriptor = opened.segmentDescriptor
     self.recoveryNotices = state.notices
