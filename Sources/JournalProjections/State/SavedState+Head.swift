@@ -57,95 +57,151 @@ extension SavedState.Head {
   }
 
   /// The head of `lines`; nil when a line is not one of a head's.
+  ///
+  /// Every command reads the head, so its lines are read as bytes: only the names it keeps
+  /// become strings.
   init?(lines body: ArraySlice<UInt8>) {
     self.init()
     format = -1
     fold = ""
-    for raw in body.split(separator: UInt8(ascii: "\n")) {
-      let line = String(decoding: raw, as: UTF8.self)
-      guard let space = line.firstIndex(of: " ") else { return nil }
-      let key = line[..<space]
-      let rest = line[line.index(after: space)...]
-      // The words before a last field that may hold spaces.
-      func words(_ count: Int) -> [Substring]? {
-        let parts = rest.split(separator: " ", maxSplits: count, omittingEmptySubsequences: false)
-        return parts.count == count + 1 ? parts : nil
-      }
-      switch key {
-      case "format":
-        guard let value = Int(rest) else { return nil }
-        format = value
-      case "fold": fold = String(rest)
-      case "now":
-        guard let value = Int64(rest) else { return nil }
-        now = value
-      case "frontier":
-        guard let w = words(3), let ms = Int64(w[0]), let counter = UInt32(w[1]),
-          let sequence = UInt64(w[2])
-        else { return nil }
-        frontier = FoldEvent.MergeKey(
-          milliseconds: ms,
-          counter: counter,
-          device: String(w[3]),
-          sequence: sequence
-        )
-      case "latest":
-        guard let w = words(1), let start = Int64(w[0]), !w[1].isEmpty else { return nil }
-        latestStart = start
-        latest = String(w[1])
-      case "activeFloor":
-        guard let value = Int64(rest) else { return nil }
-        activeFloor = value
-      case "active":
-        guard let w = words(3), let start = Int64(w[0]), let activity = Int64(w[1]),
-          w[2].count == 1, let mark = w[2].first, "oc".contains(mark), !w[3].isEmpty
-        else { return nil }
-        active.append(
-          SavedState.WorkoutEntry(id: String(w[3]), start: start, activity: activity, mark: mark)
-        )
-      case "position":
-        let w = rest.split(separator: " ", omittingEmptySubsequences: false)
-        guard w.count == 7, let segment = Int(w[1]), let offset = Int(w[2]),
-          let lineNumber = Int(w[3]), let sequence = UInt64(w[4]), let length = Int(w[5]),
-          let hash = SHA256Digest(hexString: String(w[6]))
-        else { return nil }
-        positions[String(w[0])] = DevicePosition(
-          segment: segment,
-          offset: offset,
-          line: lineNumber,
-          sequence: sequence,
-          length: length,
-          hash: hash
-        )
-      case "branch":
-        guard let w = words(1), EventLog.isValidDeviceName(String(w[0])),
-          SHA256Digest(hexString: w[1]) != nil
-        else { return nil }
-        branches.append(String(rest))
-      case "split": splits.append(String(rest))
-      case "open": open.append(String(rest))
-      case "recent":
-        guard let w = words(4), let ms = Int64(w[1]), let counter = UInt32(w[2]),
-          let sequence = UInt64(w[3])
-        else { return nil }
-        let device = String(w[0])
-        let key = FoldEvent.MergeKey(
-          milliseconds: ms,
-          counter: counter,
-          device: device,
-          sequence: sequence
-        )
-        recent[device, default: []].append(
-          SavedState.RecentStream(stream: String(w[4]), last: key)
-        )
-      case "quarantined":
-        let parts = rest.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return nil }
-        quarantined[String(parts[0])] = String(parts[1])
-      default:
-        return nil
-      }
+    var start = body.startIndex
+    while start < body.endIndex {
+      let end = body[start...].firstIndex(of: UInt8(ascii: "\n")) ?? body.endIndex
+      let line = body[start..<end]
+      start = end + 1
+      guard !line.isEmpty else { continue }
+      guard let space = line.firstIndex(of: UInt8(ascii: " ")),
+        read(key: line[..<space], line[(space + 1)...])
+      else { return nil }
     }
     guard format >= 0, !fold.isEmpty else { return nil }
+  }
+
+  /// Reads one line's value into the head; false when it is not one of a head's.
+  private mutating func read(key: ArraySlice<UInt8>, _ rest: ArraySlice<UInt8>) -> Bool {
+    switch Key(key) {
+    case .format:
+      guard let value = Self.integer(rest).flatMap(Int.init(exactly:)) else { return false }
+      format = value
+    case .fold: fold = Self.text(rest)
+    case .now:
+      guard let value = Self.integer(rest) else { return false }
+      now = value
+    case .frontier:
+      guard let w = Self.words(rest, 3), let ms = Self.integer(w[0]),
+        let counter = Self.integer(w[1]).flatMap(UInt32.init(exactly:)),
+        let sequence = Self.integer(w[2]).flatMap(UInt64.init(exactly:))
+      else { return false }
+      frontier = FoldEvent.MergeKey(
+        milliseconds: ms,
+        counter: counter,
+        device: Self.text(w[3]),
+        sequence: sequence
+      )
+    case .latest:
+      guard let w = Self.words(rest, 1), let start = Self.integer(w[0]), !w[1].isEmpty
+      else { return false }
+      latestStart = start
+      latest = Self.text(w[1])
+    case .activeFloor:
+      guard let value = Self.integer(rest) else { return false }
+      activeFloor = value
+    case .active:
+      guard let w = Self.words(rest, 3), let start = Self.integer(w[0]),
+        let activity = Self.integer(w[1]), w[2].count == 1,
+        let mark = w[2].first, mark == UInt8(ascii: "o") || mark == UInt8(ascii: "c"),
+        !w[3].isEmpty
+      else { return false }
+      active.append(
+        SavedState.WorkoutEntry(
+          id: Self.text(w[3]),
+          start: start,
+          activity: activity,
+          mark: Character(Unicode.Scalar(mark))
+        )
+      )
+    case .position:
+      guard let w = Self.words(rest, 6), !Self.contains(w[6], UInt8(ascii: " ")),
+        let segment = Self.integer(w[1]).flatMap(Int.init(exactly:)),
+        let offset = Self.integer(w[2]).flatMap(Int.init(exactly:)),
+        let lineNumber = Self.integer(w[3]).flatMap(Int.init(exactly:)),
+        let sequence = Self.integer(w[4]).flatMap(UInt64.init(exactly:)),
+        let length = Self.integer(w[5]).flatMap(Int.init(exactly:)),
+        let hash = SHA256Digest(hexString: Self.text(w[6]))
+      else { return false }
+      positions[Self.text(w[0])] = DevicePosition(
+        segment: segment,
+        offset: offset,
+        line: lineNumber,
+        sequence: sequence,
+        length: length,
+        hash: hash
+      )
+    case .branch:
+      guard let w = Self.words(rest, 1), EventLog.isValidDeviceName(Self.text(w[0])),
+        SHA256Digest(hexString: Self.text(w[1])) != nil
+      else { return false }
+      branches.append(Self.text(rest))
+    case .split: splits.append(Self.text(rest))
+    case .open: open.append(Self.text(rest))
+    case .recent:
+      guard let w = Self.words(rest, 4), let ms = Self.integer(w[1]),
+        let counter = Self.integer(w[2]).flatMap(UInt32.init(exactly:)),
+        let sequence = Self.integer(w[3]).flatMap(UInt64.init(exactly:))
+      else { return false }
+      let device = Self.text(w[0])
+      let key = FoldEvent.MergeKey(
+        milliseconds: ms,
+        counter: counter,
+        device: device,
+        sequence: sequence
+      )
+      recent[device, default: []].append(
+        SavedState.RecentStream(stream: Self.text(w[4]), last: key)
+      )
+    case .quarantined:
+      guard let tab = rest.firstIndex(of: UInt8(ascii: "\t")) else { return false }
+      quarantined[Self.text(rest[..<tab])] = Self.text(rest[(tab + 1)...])
+    case nil:
+      return false
+    }
+    return true
+  }
+
+  /// The keys of a head's lines.
+  private enum Key: String {
+    case format, fold, now, frontier, latest, activeFloor, active, position, branch, split
+    case open, recent, quarantined
+
+    init?(_ bytes: ArraySlice<UInt8>) {
+      self.init(rawValue: SavedState.Head.text(bytes))
+    }
+  }
+
+  /// The `count` words before a last field that may hold spaces: `count + 1` fields, or nil
+  /// when the line has fewer.
+  private static func words(_ rest: ArraySlice<UInt8>, _ count: Int) -> [ArraySlice<UInt8>]? {
+    var fields: [ArraySlice<UInt8>] = []
+    fields.reserveCapacity(count + 1)
+    var start = rest.startIndex
+    while fields.count < count {
+      guard let space = rest[start...].firstIndex(of: UInt8(ascii: " ")) else { return nil }
+      fields.append(rest[start..<space])
+      start = space + 1
+    }
+    fields.append(rest[start...])
+    return fields
+  }
+
+  private static func contains(_ bytes: ArraySlice<UInt8>, _ byte: UInt8) -> Bool {
+    bytes.firstIndex(of: byte) != nil
+  }
+
+  private static func text(_ bytes: ArraySlice<UInt8>) -> String {
+    String(decoding: bytes, as: UTF8.self)
+  }
+
+  private static func integer(_ bytes: ArraySlice<UInt8>) -> Int64? {
+    SavedState.integer(bytes)
   }
 }

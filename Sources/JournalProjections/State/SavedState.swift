@@ -977,7 +977,7 @@ package final class SavedState: @unchecked Sendable {
   }
 
   /// A decimal integer, perhaps negative, nothing else.
-  private static func integer(_ digits: ArraySlice<UInt8>) -> Int64? {
+  static func integer(_ digits: ArraySlice<UInt8>) -> Int64? {
     var rest = digits
     let negative = rest.first == UInt8(ascii: "-")
     if negative { rest = rest.dropFirst() }

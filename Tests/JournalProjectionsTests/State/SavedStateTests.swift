@@ -777,6 +777,15 @@ import Darwin
     }
     head.quarantined = pick(2) == 0 ? [:] : ["workout:01J9": "line 3: a reason with spaces"]
     head.branches = (0..<pick(3)).map { "phone \(SHA256.hash([UInt8(truncatingIfNeeded: $0)]))" }
+    head.active = (0..<pick(4)).map { index in
+      SavedState.WorkoutEntry(
+        id: "01JA\(index)",
+        start: Int64(pick(1 << 40)),
+        activity: Int64(pick(1 << 40)),
+        mark: pick(2) == 0 ? "o" : "c"
+      )
+    }
+    head.activeFloor = head.active.isEmpty ? nil : Int64(pick(1 << 40))
     let bytes = head.encoded()
     #expect(SavedState.Head(lines: bytes[...]) == head)
   }
