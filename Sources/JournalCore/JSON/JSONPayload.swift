@@ -329,4 +329,61 @@ extension JSONPayload {
     guard let (members, range) = read else { return nil }
     return (members, JSONPayload(checkedBytes: bytes, range: range))
   }
+
+  /// The spelling of an object's members as ``JSONValue/serialized()`` writes them: for each
+  /// key in order, the bytes before its value (`{"key":`, then `,"key":`).
+  package static func canonicalPrefixes(_ keys: [String]) -> [[UInt8]] {
+    keys.enumerated().map { index, key in
+      var prefix: [UInt8] = [index == 0 ? UInt8(ascii: "{") : UInt8(ascii: ",")]
+      appendJSONString(key, to: &prefix)
+      prefix.append(UInt8(ascii: ":"))
+      return prefix
+    }
+  }
+
+  /// Reads an object spelled as ``JSONValue/serialized()`` writes one with exactly the keys
+  /// of `prefixes` (``canonicalPrefixes(_:)``), in their order: the values in that order,
+  /// parsed, but the one at `kept` kept as a payload over its bytes (checked, not parsed).
+  ///
+  /// The same values as ``members(of:keeping:)``, without a dictionary or a string per key.
+  ///
+  /// - Returns: nil when the bytes are spelled otherwise (whitespace, other keys or
+  ///   order) or are not such an object; ``members(of:keeping:)`` reads any spelling.
+  package static func canonicalMembers(
+    of bytes: [UInt8],
+    prefixes: [[UInt8]],
+    keeping kept: Int
+  ) -> (values: [JSONValue], payload: JSONPayload)? {
+    guard bytes.count <= UInt32.max, prefixes.indices.contains(kept) else { return nil }
+    let read = bytes.withUnsafeBytes { buffer -> ([JSONValue], Range<Int>)? in
+      var parser = JSONParser(buffer)
+      var values: [JSONValue] = []
+      values.reserveCapacity(prefixes.count - 1)
+      var keptRange: Range<Int>?
+      do throws(JSONParser.Failure) {
+        for (index, prefix) in prefixes.enumerated() {
+          guard buffer.count - parser.index > prefix.count,
+            prefix.withUnsafeBytes({
+              memcmp(buffer.baseAddress! + parser.index, $0.baseAddress!, prefix.count) == 0
+            })
+          else { return nil }
+          parser.index += prefix.count
+          if index == kept {
+            let start = parser.index
+            try parser.skipValue()
+            keptRange = start..<parser.index
+          } else {
+            values.append(try parser.parseValue())
+          }
+        }
+        try parser.expect(UInt8(ascii: "}"))
+      } catch {
+        return nil
+      }
+      guard parser.index == buffer.count, let keptRange else { return nil }
+      return (values, keptRange)
+    }
+    guard let (values, range) = read else { return nil }
+    return (values, JSONPayload(checkedBytes: bytes, range: range))
+  }
 }
