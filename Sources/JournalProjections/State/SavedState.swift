@@ -1055,13 +1055,45 @@ package final class SavedState: @unchecked Sendable {
 
   /// The event of a state line (``encodeEvent(_:)``); its payload is kept as the line's
   /// bytes, read once by the payload reader.
+  ///
+  /// A line as ``encodeEvent(_:)`` spells it is read member by member in that order
+  /// (``JSONPayload/canonicalMembers(of:prefixes:keeping:)``); any other spelling by the
+  /// general reader, ``decodeEventReadingMembers(_:)``, which tests compare it with.
   static func decodeEvent(_ line: ArraySlice<UInt8>) -> StoredEvent? {
-    guard let (value, payload) = JSONPayload.members(of: Array(line), keeping: "payload"),
-      let id = value["id"]?.stringValue, let device = value["device"]?.stringValue,
-      let sequence = value["sequence"]?.intValue, let ms = value["ms"]?.intValue,
-      let counter = value["lc"]?.intValue, let stream = value["stream"]?.stringValue,
-      let type = value["type"]?.stringValue, let version = value["version"]?.intValue,
-      let location = value["location"]?.stringValue,
+    let bytes = Array(line)
+    guard
+      let (values, payload) = JSONPayload.canonicalMembers(
+        of: bytes,
+        prefixes: linePrefixes,
+        keeping: linePayload
+      )
+    else { return decodeEventReadingMembers(bytes) }
+    return storedEvent(values, payload)
+  }
+
+  /// The event of a state line spelled any way: its members read into a dictionary.
+  static func decodeEventReadingMembers(_ bytes: [UInt8]) -> StoredEvent? {
+    guard let (members, payload) = JSONPayload.members(of: bytes, keeping: "payload") else {
+      return nil
+    }
+    return storedEvent(lineKeys.filter { $0 != "payload" }.map { members[$0] }, payload)
+  }
+
+  /// The members of a state line, in the order ``encodeEvent(_:)`` writes them (sorted).
+  static let lineKeys = [
+    "device", "id", "lc", "location", "ms", "payload", "sequence", "stream", "type", "version",
+  ]
+  static let linePrefixes = JSONPayload.canonicalPrefixes(lineKeys)
+  static let linePayload = 5
+
+  /// The event of a state line's members but its payload, in the order of ``lineKeys``.
+  private static func storedEvent(_ values: [JSONValue?], _ payload: JSONPayload) -> StoredEvent? {
+    guard values.count == 9,
+      let device = values[0]?.stringValue, let id = values[1]?.stringValue,
+      let counter = values[2]?.intValue, let location = values[3]?.stringValue,
+      let ms = values[4]?.intValue, let sequence = values[5]?.intValue,
+      let stream = values[6]?.stringValue, let type = values[7]?.stringValue,
+      let version = values[8]?.intValue,
       let lc = UInt32(exactly: counter), let storedVersion = Int(exactly: version)
     else { return nil }
     var event = StoredEvent(
