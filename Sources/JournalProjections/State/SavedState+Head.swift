@@ -169,13 +169,19 @@ extension SavedState.Head {
   }
 
   /// The keys of a head's lines.
-  private enum Key: String {
+  private enum Key: String, CaseIterable {
     case format, fold, now, frontier, latest, activeFloor, active, position, branch, split
     case open, recent, quarantined
 
+    /// The key spelled by `bytes`, found by comparing bytes.
     init?(_ bytes: ArraySlice<UInt8>) {
-      self.init(rawValue: SavedState.Head.text(bytes))
+      guard let found = Self.spellings.first(where: { $0.bytes.elementsEqual(bytes) }) else {
+        return nil
+      }
+      self = found.key
     }
+
+    private static let spellings = allCases.map { (bytes: Array($0.rawValue.utf8), key: $0) }
   }
 
   /// The `count` words before a last field that may hold spaces: `count + 1` fields, or nil
