@@ -122,12 +122,16 @@ package final class SavedState: @unchecked Sendable {
   ///   - store: its store.
   ///   - readOnly: write nothing: a state that is missing, damaged or behind the files
   ///     throws ``Unavailable`` instead of being brought up to date.
-  /// - Returns: the state, up to date with the files.
+  ///   - catchingUp: bring the state up to date with the files; a caller that holds the
+  ///     state's lock for what it reads next (``locked(_:)``) passes false and calls
+  ///     ``catchUp(unavailableOnFailure:)`` there, so that the state is read once.
+  /// - Returns: the state, up to date with the files unless `catchingUp` is false.
   /// - Throws: the store's errors; ``Unavailable`` when the state folder cannot be used.
   package static func open(
     journal url: URL,
     store: FileEventStore,
-    readOnly: Bool = false
+    readOnly: Bool = false,
+    catchingUp: Bool = true
   ) throws -> SavedState {
     let files = DocumentTreeWriter(root: url.appendingPathComponent(folder))
     let state = SavedState(
@@ -137,16 +141,26 @@ package final class SavedState: @unchecked Sendable {
     )
     state.readOnly = readOnly
     do {
-      if readOnly {
-        try state.catchUp()
-      } else {
-        try files.makeRoot()
-        try state.locked { try state.catchUp() }
-      }
+      if !readOnly { try files.makeRoot() }
     } catch let error as RebuildError {
       throw Unavailable(reason: error.description)
     }
+    guard catchingUp else { return state }
+    if readOnly {
+      try state.catchUp(unavailableOnFailure: true)
+    } else {
+      try state.locked { try state.catchUp(unavailableOnFailure: true) }
+    }
     return state
+  }
+
+  /// ``catchUp()``, where a state that cannot be written throws ``Unavailable``.
+  func catchUp(unavailableOnFailure: Bool) throws {
+    do {
+      try catchUp()
+    } catch let error as RebuildError where unavailableOnFailure {
+      throw Unavailable(reason: error.description)
+    }
   }
 
   /// The saved state cannot be read or written here (a read-only folder, a full disk).
