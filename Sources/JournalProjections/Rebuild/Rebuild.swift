@@ -110,10 +110,19 @@ public enum Rebuild {
     progress: ((Int, Int) -> Void)? = nil,
     options: RebuildOptions = RebuildOptions()
   ) throws -> RebuildReport {
-    let state: SavedState
     do {
-      state = try SavedState.open(journal: store.log.url, store: store)
+      // Brought up to date with the files where it is folded, under its lock.
+      let state = try SavedState.open(journal: store.log.url, store: store, catchingUp: false)
+      return try run(
+        .state(state),
+        quarantined: [:],
+        output: output,
+        asOf: nil,
+        progress: progress,
+        options: options
+      )
     } catch is SavedState.Unavailable {
+      // Thrown before any document is written: the state is read before the fold.
       return try run(
         streamed: try StreamedHistory(store: store),
         output: output,
@@ -121,14 +130,6 @@ public enum Rebuild {
         options: options
       )
     }
-    return try run(
-      .state(state),
-      quarantined: [:],
-      output: output,
-      asOf: nil,
-      progress: progress,
-      options: options
-    )
   }
 
   /// Rebuilds every document of a journal read as it is folded: a full rebuild whose memory

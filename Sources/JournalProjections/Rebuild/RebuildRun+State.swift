@@ -10,11 +10,12 @@ extension RebuildRun {
   /// the folder's record; every stream when the record is missing or does not match.
   ///
   /// Holds the state's lock while it reads, so that no command changes a stream file
-  /// between the change list and the stream read.
+  /// between the change list and the stream read; the state is brought up to date with the
+  /// files there, once (``Rebuild/run(store:output:progress:options:)`` opens it without).
   mutating func foldStreams(of state: SavedState) throws -> Folded {
     let upcaster = try EventUpcasters.makeUpcaster()
     return try state.locked {
-      try state.catchUp()
+      try state.catchUp(unavailableOnFailure: true)
       do {
         return try foldStreams(of: state, upcaster: upcaster)
       } catch let failure as SavedState.Untrusted {

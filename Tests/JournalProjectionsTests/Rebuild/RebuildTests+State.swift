@@ -83,6 +83,33 @@ extension RebuildTests {
     )
   }
 
+  /// A journal whose saved state cannot be kept (its folder's name taken by a file, or its
+  /// lock file's by a folder) is rebuilt from the whole history as it is read, and what is
+  /// in the way is left as it was.
+  @Test(arguments: ["", "/lock"])
+  func aStateThatCannotBeKeptRebuildsFromTheWholeHistory(blocked: String) throws {
+    var session = try RandomSession(seed: 4)
+    for _ in 0..<40 { session.step() }
+    let mirror = try FileMirror()
+    try mirror.sync(session.harness)
+    let blocker = mirror.url.appendingPathComponent(SavedState.folder + blocked)
+    if blocked.isEmpty {
+      try Data("not a folder\n".utf8).write(to: blocker)
+    } else {
+      try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true)
+    }
+    let out = try makeTemporaryDirectory("rebuild-no-state")
+    let report = try mirror.rebuild(into: out)
+    #expect(report.mode == .full)
+    #expect(report.conflicts.isEmpty)
+    try expectDocuments(out, equal: try mirror.expectedTree(), except: nil, "no state")
+    if blocked.isEmpty {
+      #expect(try Data(contentsOf: blocker) == Data("not a folder\n".utf8))
+    } else {
+      #expect(try FileManager.default.contentsOfDirectory(atPath: blocker.path).isEmpty)
+    }
+  }
+
   /// An event of `stream` at a version no build knows: it quarantines the stream.
   func unreadableEvent(in stream: String, at milliseconds: Int64) -> StoredEvent {
     StoredEvent(
