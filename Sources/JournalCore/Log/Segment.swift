@@ -307,20 +307,23 @@ extension EventLog {
 // MARK: - Lines
 
 /// One line of a segment: its bytes without the newline, and whether it had one.
-struct SegmentLine {
+package struct SegmentLine: Sendable {
   /// The byte range of the line's content (the newline excluded).
-  var range: Range<Int>
+  package var range: Range<Int>
   /// Whether the line ends in a newline; only the last line of a file may not.
-  var isTerminated: Bool
+  package var isTerminated: Bool
   /// The 1-based line number.
-  var number: Int
+  package var number: Int
 }
 
 /// Splits `bytes` into lines.
 ///
 /// A file ending in a newline has no empty last line.
 /// Lines are numbered from `firstLine`.
-func segmentLines(_ bytes: UnsafeRawBufferPointer, firstLine: Int = 1) -> [SegmentLine] {
+package func segmentLines(
+  _ bytes: UnsafeRawBufferPointer,
+  firstLine: Int = 1
+) -> [SegmentLine] {
   var lines: [SegmentLine] = []
   guard let base = bytes.baseAddress else { return lines }
   // Room for lines of 256 bytes and more (a journal's lines are about 330 bytes, a set's
