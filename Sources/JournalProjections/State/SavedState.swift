@@ -663,8 +663,8 @@ package final class SavedState: @unchecked Sendable {
     guard let body = Self.checked(bytes) else {
       throw Untrusted(reason: "'\(relative)' does not match its checksum")
     }
-    return try body.split(separator: UInt8(ascii: "\n")).map { line in
-      guard let event = Self.decodeEvent(line) else {
+    return try Self.lines(of: body).map { line in
+      guard let event = Self.decodeEvent(bytes[line]) else {
         throw Untrusted(reason: "'\(relative)' holds an unreadable event")
       }
       return event
@@ -842,6 +842,17 @@ package final class SavedState: @unchecked Sendable {
     return bytes[..<start]
   }
 
+  /// The byte ranges of the lines of `body`, a file's bytes before its checksum line; empty
+  /// lines are left out.
+  static func lines(of body: ArraySlice<UInt8>) -> [Range<Int>] {
+    body.withUnsafeBytes { buffer in
+      segmentLines(buffer).compactMap { line in
+        line.range.isEmpty
+          ? nil : line.range.lowerBound + body.startIndex..<line.range.upperBound + body.startIndex
+      }
+    }
+  }
+
   /// The events held for `stream`, in merge order; none when it has no file.
   func streamEvents(_ stream: String) throws -> [StoredEvent] {
     let relative = Self.streamPath(stream)
@@ -850,8 +861,8 @@ package final class SavedState: @unchecked Sendable {
       throw Untrusted(reason: "'\(relative)' does not match its checksum")
     }
     var events: [StoredEvent] = []
-    for line in body.split(separator: UInt8(ascii: "\n")) {
-      guard let event = Self.decodeEvent(line),
+    for line in Self.lines(of: body) {
+      guard let event = Self.decodeEvent(bytes[line]),
         event.stream == stream || event.type == JournalEvent.TypeName.eventsReverted
       else {
         throw Untrusted(reason: "'\(relative)' holds an unreadable event")
