@@ -177,7 +177,10 @@ extension SavedState {
       }
       return digits.isEmpty ? String(decoding: bytes, as: UTF8.self) : nil
     }
-    guard let dash = name.firstIndex(of: "-"), !name.hasPrefix(".") else { return nil }
-    return name[..<dash] + ":" + name[name.index(after: dash)...]
+    // `splits` and `history` have no dash; a file of any other spelling is not a stream's.
+    let stream = name.firstIndex(of: "-").map {
+      String(name[..<$0]) + ":" + String(name[name.index(after: $0)...])
+    }
+    return streamPath(stream ?? name) == "streams/" + name ? stream ?? name : nil
   }
 }
