@@ -166,7 +166,61 @@ import Darwin
           sourceLocation: sourceLocation
         )
       }
+      let newest = Int(fixture.random.next() % 4)
+      if let fromIndex = answer({ try scoped.progression(of: name, newest: newest) }) {
+        #expect(
+          fromIndex == answer({ try full.progression(of: name, newest: newest) }),
+          "chart of the newest \(newest) of \(name): \(context)",
+          sourceLocation: sourceLocation
+        )
+      }
     }
+  }
+
+  /// A chart of the newest points reads the exercise index from the newest year back, and
+  /// answers the newest points of the whole chart, whichever years they fall in.
+  @Test func theNewestPointsOfAChartSpanTheYearsTheyFallIn() throws {
+    let fixture = try Fixture(seed: 1)
+    // Nine workouts 150 days apart: four years, with two or three workouts in each.
+    let first = Date(timeIntervalSince1970: 1_577_880_000)  // 2020-01-01 12:00 UTC
+    fixture.clock = first.addingTimeInterval(-86_400).milliseconds
+    let split = try #require(
+      try fixture.scoped(.splits).execute(
+        .createSplit(
+          SplitSettings(name: "Legs", color: "blue", systemImage: "figure"),
+          exercises: [ExercisePlan(name: "Squat", sets: 2, reps: 5, weight: 80, loadType: .weight)]
+        ),
+        device: "phone",
+        now: first.addingTimeInterval(-86_400)
+      ).first?.streamID
+    )
+    for index in 0..<9 {
+      let start = first.addingTimeInterval(Double(index) * 150 * 86_400)
+      let actions: [(JournalCommand, TimeInterval)] = [
+        (.startWorkout(split: split, timeZone: "UTC"), 0),
+        (
+          .completeSet(
+            workout: nil,
+            exercise: nil,
+            SetActuals(reps: 5, weight: Double(80 + index))
+          ), 60
+        ),
+        (.endWorkout(workout: nil), 120),
+      ]
+      for (command, offset) in actions {
+        let now = start.addingTimeInterval(offset)
+        fixture.clock = now.milliseconds
+        _ = try fixture.scoped(.splits).execute(command, device: "phone", now: now)
+      }
+    }
+    let whole = try fixture.full().progression(of: "Squat")
+    #expect(whole.points.count == 9)
+    for newest in 0...10 {
+      let fromIndex = try fixture.scoped(StateScope(splits: false))
+        .progression(of: "Squat", newest: newest)
+      #expect(fromIndex.points == Array(whole.points.suffix(newest)), "newest \(newest)")
+    }
+    #expect(try fixture.scoped(StateScope(splits: false)).progression(of: "Squat") == whole)
   }
 
   /// The report's reads gathered workout by workout from the saved state against those of
