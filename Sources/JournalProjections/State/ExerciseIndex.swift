@@ -246,12 +246,20 @@ struct ExerciseIndex {
       return matched
     }
 
-    /// The chart's points of the exercise `key`, oldest first.
-    func points(of key: String) throws -> [Progression.Point] {
+    /// The chart's points of the exercise `key`, oldest first; only the newest `newest`
+    /// when it is given, read from the newest year back.
+    func points(of key: String, newest: Int? = nil) throws -> [Progression.Point] {
       let name = "exercises/" + file(of: key)
-      return try lines(of: name, files: files).keys.compactMap(Int.init).sorted().flatMap {
-        try ExerciseIndex.points("\(name)-\($0).points", files: files)
+      var years: [[Progression.Point]] = []
+      var count = 0
+      for year in try lines(of: name, files: files).keys.compactMap(Int.init).sorted().reversed() {
+        if let newest, count >= newest { break }
+        let points = try ExerciseIndex.points("\(name)-\(year).points", files: files)
+        count += points.count
+        years.append(points)
       }
+      let points = Array(years.reversed().joined())
+      return newest.map { Array(points.suffix($0)) } ?? points
     }
   }
 

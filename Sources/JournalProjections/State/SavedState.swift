@@ -345,12 +345,20 @@ package final class SavedState: @unchecked Sendable {
       var added: [StoredEvent] = []
       for event in additions[stream] ?? [] {
         guard known.insert(event.id).inserted else {
-          // Read again (a state written over by another command), or a true duplicate.
-          if !held.contains(where: {
-            $0.id == event.id && $0.device == event.device && $0.sequence == event.sequence
-          }) {
-            tailNotices.append("\(event.location): duplicate of event \(event.id) set aside")
+          // Read again (a state written over by another command), or a true duplicate. The
+          // copy first in merge order counts, as in a full read: a copy that sorts before the
+          // one held changes when the event happened, which only a full read can follow.
+          guard
+            let copy = held.first(where: { $0.id == event.id })
+              ?? added.first(where: { $0.id == event.id }),
+            copy.device != event.device || copy.sequence != event.sequence
+          else { continue }
+          if Self.mergeKey(event) < Self.mergeKey(copy) {
+            throw Untrusted(
+              reason: "event \(event.id) was delivered again in a copy that sorts first"
+            )
           }
+          tailNotices.append("\(event.location): duplicate of event \(event.id) set aside")
           continue
         }
         added.append(event)
@@ -705,12 +713,25 @@ package final class SavedState: @unchecked Sendable {
   ///
   /// A file of the state found damaged on the way makes it start again from a full read.
   func events(for scope: StateScope) throws -> [StoredEvent] {
+    try rebuildingIfDamaged { try heldEvents(for: scope) }
+  }
+
+  /// The documents of the live splits, in their order, as ``liveSplits()`` reads them; a
+  /// damaged file makes the state start again from a full read, as ``events(for:)`` does.
+  func liveSplitsRebuildingIfDamaged() throws -> [SplitDocument] {
+    try rebuildingIfDamaged { try liveSplits() }
+  }
+
+  /// What `read` answers; when it finds a file of the state damaged, the state starts again
+  /// from a full read and `read` answers from that (a state that may only be read throws
+  /// ``Unavailable`` instead).
+  private func rebuildingIfDamaged<T>(_ read: () throws -> T) throws -> T {
     do {
-      return try heldEvents(for: scope)
+      return try read()
     } catch let failure as Untrusted {
       if readOnly { throw Unavailable(reason: failure.reason) }
       try locked { try rebuild(because: failure.reason) }
-      return try heldEvents(for: scope)
+      return try read()
     }
   }
 
