@@ -363,9 +363,8 @@ extension JSONPayload {
       do throws(JSONParser.Failure) {
         for (index, prefix) in prefixes.enumerated() {
           guard buffer.count - parser.index > prefix.count,
-            prefix.withUnsafeBytes({
-              memcmp(buffer.baseAddress! + parser.index, $0.baseAddress!, prefix.count) == 0
-            })
+            UnsafeRawBufferPointer(rebasing: buffer[parser.index..<parser.index + prefix.count])
+              .elementsEqual(prefix)
           else { return nil }
           parser.index += prefix.count
           if index == kept {
