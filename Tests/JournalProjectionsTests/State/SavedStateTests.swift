@@ -206,7 +206,6 @@ import Darwin
     let stored = try #require(
       try fixture.full().store.readHistory().events.first { $0.id == original.id }
     )
-    let id = try #require(ULID(stored.id))
     let writer = try EventLog(at: fixture.url).openWriter(
       device: "relay",
       options: DeviceWriter.Options(durability: .none, wallClock: { base + 15_000 })
@@ -217,7 +216,7 @@ import Darwin
         type: stored.type,
         version: stored.version,
         payload: stored.payload,
-        id: id
+        id: ULID(stored.id)
       )
     ])
     writer.close()
