@@ -177,7 +177,8 @@ extension SavedState {
       }
       return digits.isEmpty ? String(decoding: bytes, as: UTF8.self) : nil
     }
-    guard let dash = name.firstIndex(of: "-"), !name.hasPrefix(".") else { return nil }
-    return name[..<dash] + ":" + name[name.index(after: dash)...]
+    // A plain name's colons are dashes in its file's name (`splits` has none).
+    guard !name.hasPrefix("."), !name.isEmpty else { return nil }
+    return name.replacingOccurrences(of: "-", with: ":")
   }
 }

@@ -1,0 +1,120 @@
+import Foundation
+import JournalCore
+import JournalTestSupport
+import Testing
+
+@testable import JournalProjections
+
+/// `diff` and `rewind` read only the files of the saved state with an event after their
+/// points (``SavedState/Ends``) and the slices whose documents depend on `now`
+/// (``SavedState/Dues``): over seeded histories delivered in parts, they answer as a full
+/// replay does.
+extension SavedStateTests {
+  /// Random sessions (removed logs, deleted workouts and splits, undo and redo, so reverts of
+  /// reverts, clock jumps past the grace periods) delivered to the files in parts: the
+  /// watch's events held back now and then and delivered late, before events the state has
+  /// folded, and once an event this build cannot read, which quarantines a workout. The state
+  /// is brought up to date after some parts and not others, so that a command's read folds a
+  /// tail. After each part, `diff` between points of the history and `rewind` to one, from
+  /// the state, equal a full replay.
+  @Test(arguments: 0..<6 as Range<UInt64>)
+  func diffAndRewindReadOnlyWhatFollowsTheirPoints(seed: UInt64) throws {
+    var session = try RandomSession(seed: seed)
+    for _ in 0..<120 { session.step() }
+    var random = SplitMix64(seed: seed ^ 0xD1FF)
+    var waiting = try session.harness.store.readHistory().events[...]
+    var heldBack: [StoredEvent] = []
+    let mirror = try FileMirror()
+    let options = DeviceWriter.Options(durability: .none)
+    var quarantined: String?
+    var answered = (diff: 0, rewind: 0, fromTheEnd: 0)
+    var round = 0
+    while !waiting.isEmpty || !heldBack.isEmpty {
+      round += 1
+      let watchOffline = random.next() % 3 == 0 && !waiting.isEmpty
+      var delivered: [StoredEvent] = []
+      for _ in 0..<(random.next() % 14 + 1) {
+        guard let event = waiting.popFirst() else { break }
+        if event.device == "watch", watchOffline {
+          heldBack.append(event)
+        } else {
+          delivered.append(event)
+        }
+      }
+      if !watchOffline {
+        delivered = heldBack + delivered
+        heldBack = []
+      }
+      try mirror.append(delivered)
+      if quarantined == nil, round > 4, random.next() % 4 == 0,
+        let workout = try mirror.journal().history.map(\.stream).last(where: {
+          $0.hasPrefix("workout:")
+        })
+      {
+        quarantined = workout
+        try mirror.append([
+          RebuildTests().unreadableEvent(in: workout, at: delivered.last?.milliseconds ?? 0)
+        ])
+      }
+      // The state folds this part now, or with the next command's read.
+      if random.next() % 2 == 0 {
+        _ = try SavedState.open(journal: mirror.url, store: FileEventStore(url: mirror.url))
+      }
+      let context = "seed \(seed), round \(round)"
+      let full = try mirror.journal()
+      let history = full.history
+      guard history.count > 1 else { continue }
+      func event(nearTheEnd: Bool) -> FoldEvent {
+        let count = UInt64(history.count)
+        let offset = Int(random.next() % (nearTheEnd ? min(count, 8) : count))
+        return history[nearTheEnd ? history.count - 1 - offset : offset]
+      }
+      let recent = event(nearTheEnd: true)
+      let any = event(nearTheEnd: false)
+      let pairs: [(Replayer.Point?, Replayer.Point?)] = [
+        (.event(recent.id), nil), (.time(recent.recordedAt), nil), (.event(any.id), nil),
+        (.time(any.recordedAt.addingTimeInterval(-0.0005)), .event(recent.id)),
+        (.event(recent.id), .event(any.id)), (.event("01J0UNKNOWN"), nil),
+        (.event(any.id), .event("01J0UNKNOWN")),
+      ]
+      for (from, to) in pairs {
+        let reference = Self.answer { try full.diff(from: from, to: to) }
+        let scoped = try Journal.open(
+          store: try FileEventStore(url: mirror.url, options: options),
+          scope: StateScope(splits: false),
+          newID: { "" }
+        )
+        guard let fromState = Self.answer({ try scoped.diff(from: from, to: to) }) else {
+          continue
+        }
+        answered.diff += 1
+        if to == nil, reference != "[]" { answered.fromTheEnd += 1 }
+        #expect(
+          fromState == reference,
+          "diff \(String(describing: from)) → \(String(describing: to)): \(context)"
+        )
+      }
+      // A rewind appends: each is made on a copy of the files and of the state.
+      for point in [Replayer.Point.event(recent.id), .event(any.id), .time(any.recordedAt)]
+      where random.next() % 2 == 0 {
+        func rewound(scope: StateScope) throws -> String? {
+          let copy = try makeTemporaryDirectory("ends-rewind").appendingPathComponent("journal")
+          try FileManager.default.copyItem(at: mirror.url, to: copy)
+          defer { try? FileManager.default.removeItem(at: copy.deletingLastPathComponent()) }
+          let journal = try Journal.open(
+            store: try FileEventStore(url: copy, options: options),
+            scope: scope,
+            newID: SequentialIDs(prefix: "01K").make
+          )
+          return Self.answer {
+            try journal.rewind(to: point, device: "tablet", now: Date()).eventIDs
+          }
+        }
+        guard let fromState = try rewound(scope: StateScope(splits: false)) else { continue }
+        answered.rewind += 1
+        #expect(fromState == (try rewound(scope: .all)), "rewind to \(point): \(context)")
+      }
+    }
+    #expect(answered.diff > 0 && answered.rewind > 0 && answered.fromTheEnd > 0, "\(answered)")
+  }
+}
