@@ -80,9 +80,15 @@ extension Journal {
     /// Adds the slices of `state` with an event after either point, then those whose
     /// documents may render differently at the two points' `now` (``SavedState/Dues``).
     ///
-    /// - Parameter wholeNow: the whole history's `now`, the fold's at its end.
+    /// - Parameters:
+    ///   - state: the saved state the slices are read from.
+    ///   - from: the earlier point.
+    ///   - to: the later point; nil for the end of history.
+    ///   - wholeNow: the whole history's `now`, the fold's at its end.
     /// - Returns: false when what it added does not tell `now` at both points and a document
     ///   may depend on it: every slice must be read then, from a diff started again.
+    /// - Throws: ``SavedState/Untrusted`` when a file of the state is damaged; an encoding
+    ///   error for a value JSON cannot carry.
     mutating func foldTouched(
       _ state: SavedState,
       from: Replayer.Point,

@@ -84,8 +84,9 @@ extension Journal {
       return isAfter(key)
     }
 
-    /// The earliest record time (milliseconds) of an event that may lie after the cut: every
-    /// event after it was recorded then or later. Nil when none lies after it.
+    /// The earliest record time (milliseconds) of an event that may lie after the cut.
+    ///
+    /// Every event after the cut was recorded then or later. Nil when none lies after it.
     var earliestAfter: Int64? {
       switch kind {
       case .everything: nil

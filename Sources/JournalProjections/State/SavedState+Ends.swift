@@ -139,9 +139,10 @@ extension SavedState {
   }
 
   /// The latest `now` (milliseconds, rounded up) at which a document of `state`, a slice's
-  /// fold, may render differently from its rendering at a later `now`: the end of the grace
-  /// period of a deleted split (not a starter) or workout, or of a removed log. Nil when its
-  /// documents do not depend on `now`.
+  /// fold, may render differently from its rendering at a later `now`.
+  ///
+  /// That is the end of the grace period of a deleted split (not a starter) or workout, or of
+  /// a removed log. Nil when its documents do not depend on `now`.
   static func due(of state: JournalState) -> Int64? {
     var times: [TimeInterval] = []
     for split in state.splits.values where !split.isStarter {

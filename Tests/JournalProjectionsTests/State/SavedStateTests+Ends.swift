@@ -10,8 +10,10 @@ import Testing
 /// (``SavedState/Dues``): over seeded histories delivered in parts, they answer as a full
 /// replay does.
 extension SavedStateTests {
+  /// Diff and rewind from the state after any part of a random history was delivered.
+  ///
   /// Random sessions (removed logs, deleted workouts and splits, undo and redo, so reverts of
-  /// reverts, clock jumps past the grace periods) delivered to the files in parts: the
+  /// reverts, clock jumps past the grace periods) are delivered to the files in parts: the
   /// watch's events held back now and then and delivered late, before events the state has
   /// folded, and once an event this build cannot read, which quarantines a workout. The state
   /// is brought up to date after some parts and not others, so that a command's read folds a
@@ -116,5 +118,66 @@ extension SavedStateTests {
       }
     }
     #expect(answered.diff > 0 && answered.rewind > 0 && answered.fromTheEnd > 0, "\(answered)")
+  }
+}
+
+extension SavedStateTests {
+  /// Each file of the index (`ends/`, `dues`) cut or flipped at many bytes: `diff` from the
+  /// history's first event reads them all, finds the damage, and answers as a full replay
+  /// (the state, distrusted, is read again by the next command); `rewind` finds a damaged
+  /// file of `ends/` and appends nothing.
+  @Test func aDamagedIndexIsFoundAndTheAnswersStayAFullReplays() throws {
+    var session = try RandomSession(seed: 11)
+    for _ in 0..<90 { session.step() }
+    let mirror = try FileMirror()
+    try mirror.append(try session.harness.store.readHistory().events)
+    let options = DeviceWriter.Options(durability: .none)
+    func scoped() throws -> Journal {
+      try Journal.open(
+        store: try FileEventStore(url: mirror.url, options: options),
+        scope: StateScope(splits: false),
+        newID: SequentialIDs(prefix: "01K").make
+      )
+    }
+    _ = try scoped()
+    let folder = mirror.url.appendingPathComponent(SavedState.folder)
+    let files = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? [])
+      .filter { $0.hasPrefix("ends/") || $0 == SavedState.Dues.file }.sorted()
+    #expect(files.contains(SavedState.Dues.file) && files.count > 2, "\(files)")
+    let full = try mirror.journal()
+    let first = try #require(full.history.first)
+    let point = Replayer.Point.event(first.id)
+    let reference = Self.answer { try full.diff(from: point, to: nil) }
+    let count = full.history.count
+    for file in files {
+      let url = folder.appendingPathComponent(file)
+      let original = try [UInt8](Data(contentsOf: url))
+      for at in stride(from: 0, to: original.count, by: max(1, original.count / 12)) {
+        for damage in 0..<2 {
+          var bytes = original
+          if damage == 0 { bytes.removeSubrange(at...) } else { bytes[at] ^= 0x01 }
+          try Data(bytes).write(to: url)
+          let context = "\(file), byte \(at), damage \(damage)"
+          #expect(Self.answer { try scoped().diff(from: point, to: nil) } == nil, "\(context)")
+          #expect(
+            Self.answer { try scoped().diff(from: point, to: nil) } == reference,
+            "\(context)"
+          )
+          if file.hasPrefix("ends/") {
+            // A rewind reads the index of ends alone, finds it damaged and appends nothing:
+            // the command line runs it again on the whole history.
+            try Data(bytes).write(to: url)
+            let journal = try scoped()
+            #expect(
+              Self.answer { try journal.rewind(to: point, device: "phone", now: Date()) } == nil,
+              "\(context)"
+            )
+            _ = try scoped()
+          }
+          try Data(original).write(to: url)
+        }
+      }
+    }
+    #expect(try mirror.journal().history.count == count)
   }
 }
