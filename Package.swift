@@ -28,13 +28,21 @@ let package = Package(
     .target(name: "JournalCore", dependencies: ["ProcessorHashing"]),
     // Documents, events, the fold, validation, rebuild.
     .target(name: "JournalProjections", dependencies: ["JournalCore"]),
+    // The deterministic sample journal (`journal sample`): not part of the library products.
+    .target(name: "JournalSample", dependencies: ["JournalCore", "JournalProjections"]),
     // The command line's commands and output, so they can be tested in-process.
-    .target(name: "JournalCLI", dependencies: ["JournalCore", "JournalProjections"]),
+    .target(
+      name: "JournalCLI",
+      dependencies: ["JournalCore", "JournalProjections", "JournalSample"]
+    ),
 
     // Executables
     .executableTarget(name: "journal", dependencies: ["JournalCLI"]),
     // Benchmarks against the machine's limits and Foundation (docs/Performance.md).
-    .executableTarget(name: "journal-bench", dependencies: ["JournalCore", "JournalProjections"]),
+    .executableTarget(
+      name: "journal-bench",
+      dependencies: ["JournalCore", "JournalProjections", "JournalSample"]
+    ),
 
     // Test support (not a product)
     .target(
@@ -43,7 +51,8 @@ let package = Package(
       path: "Tests/JournalTestSupport"
     ),
 
-    // Tests: one target per library target
+    // Tests: one target per library target (the sample generator's tests are among the
+    // projections', which they exercise)
     .testTarget(
       name: "JournalCoreTests",
       // ProcessorHashing's paths are tested beside the portable ones they stand in for.
@@ -52,13 +61,13 @@ let package = Package(
     ),
     .testTarget(
       name: "JournalProjectionsTests",
-      dependencies: ["JournalProjections", "JournalTestSupport"],
+      dependencies: ["JournalProjections", "JournalSample", "JournalTestSupport"],
       exclude: ["Golden"]
     ),
     .testTarget(
       name: "JournalCLITests",
       // "journal" so the binary is built for the end-to-end tests.
-      dependencies: ["JournalCLI", "journal", "JournalTestSupport"],
+      dependencies: ["JournalCLI", "JournalSample", "journal", "JournalTestSupport"],
       exclude: ["Golden"]
     ),
   ],

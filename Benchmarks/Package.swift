@@ -6,7 +6,7 @@ import PackageDescription
 let package = Package(
   name: "journal-benchmarks",
   dependencies: [
-    // The journal itself: DeviceWriter, EventLog, the JSON parser, the sample journal.
+    // The journal itself: DeviceWriter, EventLog, the JSON parser.
     .package(name: "workout-journal", path: "..")
   ],
   targets: [

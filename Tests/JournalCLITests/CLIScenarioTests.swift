@@ -71,6 +71,31 @@ import Testing
     #expect((try cli.log("Bench Press"))["setEntries"] == nil)
   }
 
+  /// A rewind reads the saved state's file of the splits' order like any stream's: a
+  /// reordering after the point is undone, and `today` names the next split by the order
+  /// restored.
+  @Test func rewindUndoesAReorderingOfTheSplits() throws {
+    let cli = try CLIHarness()
+    cli.ok("init")
+    cli.ok("split", "starter")
+    func order() -> [String] {
+      cli.ok("split", "list").split(separator: "\n").filter { !$0.hasPrefix(" ") }.map {
+        String($0.split(separator: " ").first ?? "")
+      }
+    }
+    let moved = cli.ok("split", "move", "Core", "1", "--json")
+    let object = try JSONSerialization.jsonObject(with: Data(moved.utf8)) as? [String: Any]
+    let kept = try #require((object?["events"] as? [String])?.last)
+    #expect(order() == ["Core", "Upper", "Lower"])
+    #expect(cli.ok("today").contains("next: Core"))
+    cli.ok("split", "move", "Lower", "1")
+    #expect(order() == ["Lower", "Core", "Upper"])
+    #expect(cli.ok("today").contains("next: Lower Body"))
+    #expect(cli.ok("rewind", "--to", kept).contains("splits.reordered"))
+    #expect(order() == ["Core", "Upper", "Lower"])
+    #expect(cli.ok("today").contains("next: Core"))
+  }
+
   /// `journal today` answers from the saved state after undo, redo and rewind as a full
   /// replay does.
   @Test func todayFromTheSavedStateAfterUndoRedoAndRewind() throws {
@@ -94,7 +119,7 @@ import Testing
         newID: { "" }
       )
       let journal = try Journal(store: store) { "" }
-      let fromState = TodayProjection.snapshot(of: saved.state(), at: now, timeZone: zone)
+      let fromState = try saved.today(at: now, timeZone: zone)
       let whole = TodayProjection.snapshot(of: journal.state(), at: now, timeZone: zone)
       #expect(fromState == whole, "\(command)")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import JournalProjections
+import JournalSample
 import JournalTestSupport
 import Testing
 

@@ -42,11 +42,15 @@ final class Comparison {
     try readScenario(journal: journal, records: records)
   }
 
-  /// The sample journal, generated into the scratch folder.
+  /// A copy of the repository's sample journal (`Journal/`, what `journal sample` writes) in
+  /// the scratch folder.
   private func sampleJournal() throws -> URL {
-    let url = try freshFolder("sample")
-    let summary = try SampleJournal.generate(into: url)
-    report.log("generated the sample journal: \(summary.eventCount) events")
+    let url = try freshFolder("sample").appendingPathComponent("Journal")
+    let repository = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    try FileManager.default.copyItem(at: repository.appendingPathComponent("Journal"), to: url)
+    report.log("copied the sample journal: \(try Self.records(of: url).count) events")
     return url
   }
 

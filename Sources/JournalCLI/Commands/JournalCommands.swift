@@ -1,6 +1,7 @@
 import Foundation
 import JournalCore
 import JournalProjections
+import JournalSample
 
 /// `init`, `verify` and the hidden `_append-loop`: the journal itself.
 enum JournalCommands {

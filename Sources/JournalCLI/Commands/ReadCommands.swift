@@ -132,7 +132,7 @@ enum ReadCommands {
       scope: TodayProjection.scope(at: moment, timeZone: zone),
       asOfNamesAPoint: false
     )
-    let snapshot = TodayProjection.snapshot(of: session.state(), at: moment, timeZone: zone)
+    let snapshot = try session.journal.today(at: moment, timeZone: zone)
     if invocation.wantsJSON {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -84,7 +84,7 @@ public final class FileEventStore: PositionedEventStore, @unchecked Sendable {
     return records.map(Self.stored)
   }
 
-  static func stored(_ record: EventRecord) -> StoredEvent {
+  package static func stored(_ record: EventRecord) -> StoredEvent {
     StoredEvent(record)
   }
 }
@@ -93,7 +93,7 @@ extension EventToAppend {
   /// The log's form of this event.
   ///
   /// - Throws: ``JournalError`` when the id is not a ULID.
-  func newEvent() throws -> NewEvent {
+  package func newEvent() throws -> NewEvent {
     guard let ulid = ULID(id) else {
       throw JournalError(.invalidEvent, "event id '\(id)' is not a ULID")
     }

@@ -107,11 +107,11 @@ extension Journal {
       func fold(_ slice: String) throws {
         guard folded.insert(slice).inserted else { return }
         if slice == "splits" {
-          try add(try state.slice(splits).events)
+          try add(try state.slice(splits))
         } else if let stream = SavedState.stream(ofPath: String(slice.dropFirst("streams/".count))),
           stream.hasPrefix("workout:"), state.head.quarantined[stream] == nil
         {
-          try add(try state.slice([stream]).events)
+          try add(try state.slice([stream]))
         }
       }
       if splits.contains(where: { touched.contains(SavedState.streamPath($0)) }) {

@@ -99,7 +99,7 @@ extension Journal {
         }
       }
       try reads.findRecent { id in
-        let events = try scoped.state.slice(["workout:\(id)"]).events
+        let events = try scoped.state.slice(["workout:\(id)"])
         return (Replayer.fold(events), events)
       }
       return reads

@@ -249,9 +249,11 @@ struct ExerciseIndex {
     /// The chart's points of the exercise `key`, oldest first.
     func points(of key: String) throws -> [Progression.Point] {
       let name = "exercises/" + file(of: key)
-      return try lines(of: name, files: files).keys.compactMap(Int.init).sorted().flatMap {
-        try ExerciseIndex.points("\(name)-\($0).points", files: files)
+      var points: [Progression.Point] = []
+      for year in try lines(of: name, files: files).keys.compactMap(Int.init).sorted() {
+        try ExerciseIndex.points("\(name)-\(year).points", files: files, into: &points)
       }
+      return points
     }
   }
 
@@ -286,15 +288,18 @@ struct ExerciseIndex {
     return Double(bitPattern: bits)
   }
 
-  /// The points of a `.points` file (``encoded(_:)``), read field by field: a chart reads
-  /// thousands of them.
-  static func points(_ relative: String, files: any StateFiles) throws -> [Progression.Point] {
-    guard let bytes = try files.read(relative) else { return [] }
+  /// Appends the points of a `.points` file (``encoded(_:)``) to `points`, read field by
+  /// field: a chart reads thousands of them.
+  static func points(
+    _ relative: String,
+    files: any StateFiles,
+    into points: inout [Progression.Point]
+  ) throws {
+    guard let bytes = try files.read(relative) else { return }
     guard let body = SavedState.checked(bytes) else {
       throw SavedState.Untrusted(reason: "'\(relative)' does not match its checksum")
     }
     let unreadable = SavedState.Untrusted(reason: "'\(relative)' holds an unreadable line")
-    var points: [Progression.Point] = []
     var fields: [ArraySlice<UInt8>] = []
     var start = body.startIndex
     for index in body.indices {
@@ -319,7 +324,6 @@ struct ExerciseIndex {
       fields.removeAll(keepingCapacity: true)
     }
     guard fields.isEmpty, start == body.endIndex else { throw unreadable }
-    return points
   }
 
   private static func decode<T: Decodable>(

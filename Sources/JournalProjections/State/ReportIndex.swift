@@ -11,8 +11,7 @@ import JournalCore
 ///   stood when the parts were brought up to date; `quarantined <stream>` for each stream
 ///   then set aside; and `part <name><TAB><workout id> <workout id>…` for each part, its
 ///   workouts in the order slices hand them on;
-/// - `<name>`: the part's reads and the ids of the reverts its workouts' streams hold, as
-///   JSON (``Part``), without the sessions its summary lists;
+/// - `<name>`: the part's reads as JSON (``Part``), without the sessions its summary lists;
 /// - `<name>.sessions`: those sessions (the part's newest ``ReportReads/listed``), as JSON:
 ///   apart, because only the newest parts' are listed in the end, and they are most of a
 ///   part's bytes.
@@ -39,7 +38,6 @@ struct ReportIndex: Equatable {
   /// One part's file.
   struct Part: Codable {
     var reads: ReportReads
-    var reverts: Set<String>
   }
 
   func encoded() -> [UInt8] {
@@ -147,8 +145,7 @@ extension SavedState {
     }
     var reads = ReportReads(since: nil, until: nil)
     let splits = try slice(head.splits.filter { quarantined.contains($0) == false })
-    reads.add(state: Replayer.fold(splits.events), events: splits.events)
-    var met = splits.reverts
+    reads.add(state: Replayer.fold(splits), events: splits)
     // The files of the parts read again, each written aside as soon as it is read (memory
     // holds one part).
     var written: [(file: String, aside: String)] = []
@@ -166,11 +163,10 @@ extension SavedState {
     }
     /// Part `name` read again from its workouts' streams, its sessions taken out.
     func readAgain(_ name: String) throws -> (part: ReportIndex.Part, sessions: [Session]) {
-      var read = ReportIndex.Part(reads: ReportReads(since: nil, until: nil), reverts: [])
+      var read = ReportIndex.Part(reads: ReportReads(since: nil, until: nil))
       for id in parts[name, default: []] {
-        let (events, reverts) = try slice(["workout:\(id)"])
+        let events = try slice(["workout:\(id)"])
         read.reads.add(state: Replayer.fold(events), events: events)
-        read.reverts.formUnion(reverts)
       }
       let sessions = read.reads.takeSessions()
       if keeping {
@@ -201,7 +197,6 @@ extension SavedState {
       }
       guard let part else { continue }
       reads.merge(part.reads)
-      met.formUnion(part.reverts)
     }
     // The sessions listed: the newest parts' (parts are in the order their workouts
     // started), until there are enough.
@@ -212,7 +207,7 @@ extension SavedState {
       reads.list(sessions ?? [])
       listed += sessions?.count ?? 0
     }
-    let loose = try looseReverts(met: met)
+    let loose = try looseReverts().reverts
     if !loose.isEmpty { reads.add(state: Replayer.fold(loose), events: loose) }
     if keeping, let kept, kept != held || !written.isEmpty {
       try? keep(kept, written, replacing: held)

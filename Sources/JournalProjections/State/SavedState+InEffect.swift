@@ -22,7 +22,10 @@ extension SavedState {
   /// - Throws: ``Untrusted`` when a file of the state is damaged (some events may have been
   ///   handed on); what `body` throws.
   func forEachEventInEffect(_ body: (FoldEvent) throws -> Void) throws {
-    let (loose, unreadable) = try looseRevertsInEffect()
+    // The reverts in no stream's file decide among themselves which of them count.
+    let (held, unreadable) = try looseReverts()
+    let cancelled = Replayer.cancelledEvents(in: held)
+    let loose = held.filter { !cancelled.contains($0.eventID) }
     // Each stream's file, by the merge key of its first event: a lower bound of the others.
     var pending: [(first: FoldEvent.MergeKey, stream: String)] = []
     let folder = files.absolute("streams")
@@ -133,36 +136,6 @@ extension SavedState {
       guard case .eventsReverted = event.event else { return .event(event) }
       return .revert(event.mergeKey, id: event.storedID)
     }
-  }
-
-  /// The reverts kept that concern no stream (the id index lists no file for them) and are
-  /// in effect, decoded, in merge order; and the streams of the reverts this build cannot
-  /// read.
-  ///
-  /// Reads `reverts/` and the id index a bucket at a time. A revert that cannot be read is in
-  /// no stream's file, its events being unknown: it is met here.
-  private func looseRevertsInEffect() throws -> (
-    reverts: [FoldEvent], unreadable: Set<String>
-  ) {
-    var loose: [FoldEvent] = []
-    var unreadable: Set<String> = []
-    let folder = files.absolute("reverts")
-    let buckets = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    for bucket in buckets.sorted() where !bucket.hasPrefix(".") {
-      // A revert and its line in the id index are in buckets of one name.
-      var index = BucketedMap(files: stateFiles, folder: "ids")
-      let placed = try index.all(inBucket: bucket)
-      for stored in try heldReverts(bucket) where placed[stored.id]?.isEmpty ?? true {
-        if Journal.decode(stored, upcaster: upcaster, into: &loose) != nil {
-          unreadable.insert(stored.stream)
-        }
-      }
-    }
-    loose = Self.inMergeOrder(loose).filter {
-      !unreadable.contains($0.stream) && head.quarantined[$0.stream] == nil
-    }
-    let cancelled = Replayer.cancelledEvents(in: loose)
-    return (loose.filter { !cancelled.contains($0.eventID) }, unreadable)
   }
 
   /// The first event of a file of events written by ``write(_:_:)``; nil when there is no

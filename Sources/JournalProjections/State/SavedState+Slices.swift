@@ -11,28 +11,22 @@ extension SavedState {
   /// concerns several streams is in each of their slices. Quarantined streams are left out,
   /// as a full read leaves them out.
   ///
-  /// Memory holds one slice at a time, plus the ids of the reverts met.
+  /// Memory holds one slice at a time.
   ///
   /// - Throws: ``Untrusted`` when a file of the state is damaged; what `body` throws.
   func forEachSlice(_ body: (_ events: [FoldEvent]) throws -> Void) throws {
-    var revertsMet: Set<String> = []
-    func hand(_ streams: [String]) throws {
-      let (events, reverts) = try slice(streams)
-      revertsMet.formUnion(reverts)
-      try body(events)
-    }
-    try hand(head.splits.filter { !head.quarantined.keys.contains($0) })
-    for (stream, _) in try workoutStreams() { try hand([stream]) }
-    let loose = try looseReverts(met: revertsMet)
+    try body(try slice(head.splits.filter { !head.quarantined.keys.contains($0) }))
+    for (stream, _) in try workoutStreams() { try body(try slice([stream])) }
+    let loose = try looseReverts().reverts
     if !loose.isEmpty { try body(loose) }
   }
 
   /// The events of `streams` merged, decoded, without those of quarantined streams (the
   /// head's, and any with an event this build cannot read, whose earlier events are left
-  /// out too, as a full read leaves them out); and the ids of the reverts the streams hold.
+  /// out too, as a full read leaves them out).
   ///
   /// - Throws: ``Untrusted`` when a stream's file is damaged.
-  func slice(_ streams: [String]) throws -> (events: [FoldEvent], reverts: Set<String>) {
+  func slice(_ streams: [String]) throws -> [FoldEvent] {
     var stored: [StoredEvent] = []
     var seen: Set<String> = []
     for stream in streams {
@@ -43,14 +37,12 @@ extension SavedState {
     stored.sort { Self.mergeKey($0) < Self.mergeKey($1) }
     var decoded: [FoldEvent] = []
     var quarantined = Set(head.quarantined.keys)
-    var reverts: Set<String> = []
     for event in stored {
-      if event.type == JournalEvent.TypeName.eventsReverted { reverts.insert(event.id) }
       if Journal.decode(event, upcaster: upcaster, into: &decoded) != nil {
         quarantined.insert(event.stream)
       }
     }
-    return (decoded.filter { !quarantined.contains($0.stream) }, reverts)
+    return decoded.filter { !quarantined.contains($0.stream) }
   }
 
   /// The workouts' streams in the order slices hand them on, none quarantined.
@@ -136,31 +128,34 @@ extension SavedState {
     }
   }
 
-  /// The reverts held that name no event of a stream, decoded, in merge order.
+  /// The reverts held in no stream's file, decoded, in merge order.
   ///
-  /// `met` are the reverts the slices held; those of quarantined streams are left out too.
-  func looseReverts(met: Set<String>) throws -> [FoldEvent] {
-    var met = met
-    for stream in head.quarantined.keys {
-      for event in try streamEvents(stream) where event.type == JournalEvent.TypeName.eventsReverted
-      {
-        met.insert(event.id)
-      }
-    }
-    var loose: [StoredEvent] = []
+  /// Those are the reverts the id index places nowhere, as they name no event held nor a
+  /// revert that does. Those of quarantined streams are left out; a revert this build cannot
+  /// read quarantines its stream, as a full read does, and `unreadable` names those streams.
+  ///
+  /// Reads `reverts/` and the id index a bucket at a time.
+  ///
+  /// - Throws: ``Untrusted`` when a file of the state is damaged.
+  func looseReverts() throws -> (reverts: [FoldEvent], unreadable: Set<String>) {
+    var loose: [FoldEvent] = []
+    var unreadable: Set<String> = []
     let folder = files.absolute("reverts")
     let buckets = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
     for bucket in buckets.sorted() where !bucket.hasPrefix(".") {
-      for revert in try heldReverts(bucket) where !met.contains(revert.id) {
-        loose.append(revert)
+      // A revert and its line in the id index are in buckets of one name.
+      var index = BucketedMap(files: stateFiles, folder: "ids")
+      let placed = try index.all(inBucket: bucket)
+      for stored in try heldReverts(bucket) where placed[stored.id]?.isEmpty ?? true {
+        if Journal.decode(stored, upcaster: upcaster, into: &loose) != nil {
+          unreadable.insert(stored.stream)
+        }
       }
     }
-    loose.sort { Self.mergeKey($0) < Self.mergeKey($1) }
-    var decoded: [FoldEvent] = []
-    for revert in loose where head.quarantined[revert.stream] == nil {
-      _ = Journal.decode(revert, upcaster: upcaster, into: &decoded)
+    let reverts = Self.inMergeOrder(loose).filter {
+      !unreadable.contains($0.stream) && head.quarantined[$0.stream] == nil
     }
-    return decoded
+    return (reverts, unreadable)
   }
 
   /// The stream whose file is `name` in `streams/` (``streamPath(_:)``); nil for another name.
@@ -177,8 +172,9 @@ extension SavedState {
       }
       return digits.isEmpty ? String(decoding: bytes, as: UTF8.self) : nil
     }
-    // A plain name's colons are dashes in its file's name (`splits` has none).
-    guard !name.hasPrefix("."), !name.isEmpty else { return nil }
-    return name.replacingOccurrences(of: "-", with: ":")
+    // `splits` and `history` have no dash, `a:b:c` two; a file of any other spelling is not
+    // a stream's.
+    let stream = name.replacingOccurrences(of: "-", with: ":")
+    return streamPath(stream) == "streams/" + name ? stream : nil
   }
 }

@@ -455,7 +455,7 @@ package final class SavedState: @unchecked Sendable {
     if additions.keys.contains(where: { !$0.hasPrefix("workout:") }) {
       try saveLiveSplits(head.splits)
       // The splits' slice as ``forEachSlice(_:)`` folds it.
-      dues.set("splits", Self.due(of: Replayer.fold(try slice(head.splits).events)))
+      dues.set("splits", Self.due(of: Replayer.fold(try slice(head.splits))))
     }
     try ends.save()
     try dues.save(stateFiles)
@@ -708,12 +708,25 @@ package final class SavedState: @unchecked Sendable {
   ///
   /// A file of the state found damaged on the way makes it start again from a full read.
   func events(for scope: StateScope) throws -> [StoredEvent] {
+    try rebuildingIfDamaged { try heldEvents(for: scope) }
+  }
+
+  /// The documents of the live splits, in their order, as ``liveSplits()`` reads them; a
+  /// damaged file makes the state start again from a full read, as ``events(for:)`` does.
+  func liveSplitsRebuildingIfDamaged() throws -> [SplitDocument] {
+    try rebuildingIfDamaged { try liveSplits() }
+  }
+
+  /// What `read` answers; when it finds a file of the state damaged, the state starts again
+  /// from a full read and `read` answers from that (a state that may only be read throws
+  /// ``Unavailable`` instead).
+  private func rebuildingIfDamaged<T>(_ read: () throws -> T) throws -> T {
     do {
-      return try heldEvents(for: scope)
+      return try read()
     } catch let failure as Untrusted {
       if readOnly { throw Unavailable(reason: failure.reason) }
       try locked { try rebuild(because: failure.reason) }
-      return try heldEvents(for: scope)
+      return try read()
     }
   }
 

@@ -54,6 +54,22 @@ public enum TodayProjection {
     at moment: Date,
     timeZone: TimeZone
   ) -> TodaySnapshot {
+    snapshot(
+      of: state,
+      splits: state.liveSplits.map(\.document),
+      at: moment,
+      timeZone: timeZone
+    )
+  }
+
+  /// The snapshot of the local day containing `moment` in `timeZone`, from the workouts of
+  /// `state` and the live splits `splits`, in their order.
+  static func snapshot(
+    of state: JournalState,
+    splits: [SplitDocument],
+    at moment: Date,
+    timeZone: TimeZone
+  ) -> TodaySnapshot {
     let (calendar, dayStart, dayEnd) = day(at: moment, timeZone: timeZone)
     // One pass over the live workouts started by then, without copying and sorting them all:
     // the workouts of the day and those with a set done that day are sorted afterwards (in
@@ -96,13 +112,12 @@ public enum TodayProjection {
         }
       }
     }
-    let splits = state.liveSplits
     var next: TodaySnapshot.SplitReference?
     if !splits.isEmpty {
       let lastIndex = last.flatMap { workout in
-        splits.firstIndex { $0.document.id == workout.document.splitID }
+        splits.firstIndex { $0.id == workout.document.splitID }
       }
-      let split = splits[lastIndex.map { ($0 + 1) % splits.count } ?? 0].document
+      let split = splits[lastIndex.map { ($0 + 1) % splits.count } ?? 0]
       next = TodaySnapshot.SplitReference(id: split.id, name: split.name)
     }
     return TodaySnapshot(
@@ -127,13 +142,19 @@ public enum TodayProjection {
 
   /// The workouts a snapshot at `moment` reads, as a scope of the saved state.
   ///
+  /// The scope leaves the splits' streams out: ``Journal/today(at:timeZone:)`` reads the
+  /// live splits from the documents the saved state keeps of them.
+  ///
   /// - Parameters:
   ///   - moment: a moment of the day to report.
   ///   - timeZone: the zone the day is read in.
-  /// - Returns: the scope to open the journal with before ``snapshot(of:at:timeZone:)``.
+  /// - Returns: the scope to open the journal with before ``Journal/today(at:timeZone:)``.
   public static func scope(at moment: Date, timeZone: TimeZone) -> StateScope {
     let (_, start, end) = day(at: moment, timeZone: timeZone)
-    return StateScope(day: StateScope.Day(start: start, end: end, horizon: max(moment, end)))
+    return StateScope(
+      day: StateScope.Day(start: start, end: end, horizon: max(moment, end)),
+      splits: false
+    )
   }
 
   static func summary(_ workout: WorkoutState) -> TodaySnapshot.Workout {

@@ -1,6 +1,7 @@
 import Foundation
 import JournalCore
 import JournalProjections
+import JournalSample
 
 // B9: the journal against the app's current way of saving a workout: for every set completed,
 // the whole WorkoutDocument encoded and atomically replaced. (The SQLite comparison lives in the

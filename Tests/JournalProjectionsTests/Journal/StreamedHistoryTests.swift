@@ -4,6 +4,7 @@ import JournalTestSupport
 import Testing
 
 @testable import JournalProjections
+@testable import JournalSample
 
 /// A history read as it is folded gives what a journal holds, and a full rebuild from it
 /// writes the same bytes.

@@ -4,6 +4,7 @@ import JournalTestSupport
 import Testing
 
 @testable import JournalProjections
+@testable import JournalSample
 
 #if canImport(Glibc)
 import Glibc

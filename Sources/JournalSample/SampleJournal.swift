@@ -1,5 +1,6 @@
 import Foundation
 import JournalCore
+import JournalProjections
 
 /// The sample journal: five months of one lifter's training, generated
 /// deterministically so that anyone can recreate it byte for byte.
@@ -31,13 +32,13 @@ import JournalCore
 /// clock, event ids come from a seeded generator, local times are computed
 /// from the zones' 2026 offsets, and appends skip `fsync` (the bytes are the
 /// same either way).
-public enum SampleJournal {
+package enum SampleJournal {
   /// The seed of the checked-in sample.
-  public static let defaultSeed: UInt64 = 20_260_601
+  package static let defaultSeed: UInt64 = 20_260_601
 
   /// The segment size the sample's devices roll at: small, so the sample
   /// shows sealed segments.
-  public static let segmentSizeLimit = 128 << 10
+  package static let segmentSizeLimit = 128 << 10
 
   /// Writes the sample journal into `url`.
   ///
@@ -53,7 +54,7 @@ public enum SampleJournal {
   ///   the journal refuses (a bug).
   /// - Complexity: under two thousand events, about a second in a debug build.
   @discardableResult
-  public static func generate(
+  package static func generate(
     into url: URL,
     seed: UInt64 = defaultSeed
   ) throws -> SampleSummary {
@@ -73,28 +74,28 @@ public enum SampleJournal {
 }
 
 /// What ``SampleJournal/generate(into:seed:)`` wrote.
-public struct SampleSummary: Sendable, Hashable, CustomStringConvertible {
-  public var seed: UInt64
+package struct SampleSummary: Sendable, Hashable, CustomStringConvertible {
+  package var seed: UInt64
   /// Stored events (records), every device.
-  public var eventCount: Int
+  package var eventCount: Int
   /// Stored events per device.
-  public var eventsByDevice: [String: Int]
+  package var eventsByDevice: [String: Int]
   /// Stored events written at a version older than this build writes, by
   /// `"<type> v<version>"`.
-  public var legacyEvents: [String: Int]
+  package var legacyEvents: [String: Int]
   /// Live splits.
-  public var splitCount: Int
+  package var splitCount: Int
   /// Live workouts.
-  public var workoutCount: Int
+  package var workoutCount: Int
   /// Deleted workouts (their stubs).
-  public var deletedWorkoutCount: Int
+  package var deletedWorkoutCount: Int
   /// Set entries in the live workouts' documents.
-  public var setCount: Int
+  package var setCount: Int
   /// The record times of the first and last events.
-  public var firstEvent: Date
-  public var lastEvent: Date
+  package var firstEvent: Date
+  package var lastEvent: Date
 
-  public var description: String {
+  package var description: String {
     let format = ISO8601DateFormatter()
     let devices = eventsByDevice.keys.sorted().map { "\($0) \(eventsByDevice[$0] ?? 0)" }
     let legacy = legacyEvents.values.reduce(0, +)

@@ -1,4 +1,5 @@
 import JournalCore
+import JournalProjections
 
 // The first four weeks, as the older app versions recorded them: no actuals
 // (a set only moved the progress cursor), whole weights, and in the first

@@ -1,3 +1,5 @@
+import JournalProjections
+
 /// Something that happens in one particular session of the story, so that
 /// every feature the sample promises appears whatever the seed.
 enum SampleScene: CaseIterable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import JournalProjections
 
 /// The sample's wall clock: the story's "now", moved by the generator and
 /// read by the device writers instead of the system clock.

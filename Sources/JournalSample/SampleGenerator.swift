@@ -1,5 +1,6 @@
 import Foundation
 import JournalCore
+import JournalProjections
 
 /// Makes the sample's ids: ULIDs stamped with the story's clock, from a
 /// seeded generator.

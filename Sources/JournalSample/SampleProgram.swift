@@ -1,3 +1,5 @@
+import JournalProjections
+
 /// One exercise of the sample lifter's program: its plan as the journal
 /// knows it, and what the journal never sees — how strong the lifter really
 /// is at it, which decides the reps of each set.

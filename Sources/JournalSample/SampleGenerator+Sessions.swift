@@ -1,5 +1,6 @@
 import Foundation
 import JournalCore
+import JournalProjections
 
 /// One session being told.
 struct SampleRun {

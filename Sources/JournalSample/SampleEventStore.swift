@@ -1,5 +1,6 @@
 import Foundation
 import JournalCore
+import JournalProjections
 
 /// The journal folder the sample writes: like ``FileEventStore``, but each
 /// device's writer stays open for the whole run (opening one per command

@@ -1,4 +1,5 @@
 import JournalCore
+import JournalProjections
 
 /// The sample's source of randomness: ``SplitMix64``, so that a seed gives the
 /// same numbers on every machine and every Swift version.

@@ -1,4 +1,5 @@
 import JournalCore
+import JournalProjections
 
 /// The routine edits of the story, made at the gym just before the first
 /// session on or after their day.
