@@ -24,29 +24,15 @@ extension SavedStateTests {
     var session = try RandomSession(seed: seed)
     for _ in 0..<120 { session.step() }
     var random = SplitMix64(seed: seed ^ 0xD1FF)
-    var waiting = try session.harness.store.readHistory().events[...]
-    var heldBack: [StoredEvent] = []
+    var deliveries = LateDeliveries(try session.harness.store.readHistory().events)
     let mirror = try FileMirror()
     let options = DeviceWriter.Options(durability: .none)
     var quarantined: String?
     var answered = (diff: 0, rewind: 0, fromTheEnd: 0)
     var round = 0
-    while !waiting.isEmpty || !heldBack.isEmpty {
+    while !deliveries.isEmpty {
       round += 1
-      let watchOffline = random.next() % 3 == 0 && !waiting.isEmpty
-      var delivered: [StoredEvent] = []
-      for _ in 0..<(random.next() % 14 + 1) {
-        guard let event = waiting.popFirst() else { break }
-        if event.device == "watch", watchOffline {
-          heldBack.append(event)
-        } else {
-          delivered.append(event)
-        }
-      }
-      if !watchOffline {
-        delivered = heldBack + delivered
-        heldBack = []
-      }
+      let delivered = deliveries.next(using: &random)
       try mirror.append(delivered)
       if quarantined == nil, round > 4, random.next() % 4 == 0,
         let workout = try mirror.journal().history.map(\.stream).last(where: {
