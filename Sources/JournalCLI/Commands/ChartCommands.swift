@@ -95,7 +95,7 @@ enum ChartCommands {
       workout is over), from its effective sets, as the app's chart: sets
       filled in from the plan count, and such points are drawn hollow in the
       SVG. --svg writes a standalone SVG file (owner-readable only), replacing
-      it; the terminal chart shows the newest workouts that fit.
+      it; the terminal chart shows the newest workouts that fit, scaled to them.
       """,
     options: [
       OptionSpec("metric", value: "METRIC", help: "weight (top set, default) or e1rm (Epley)"),
@@ -109,10 +109,13 @@ enum ChartCommands {
     guard metric == "weight" || metric == "e1rm" else {
       throw UsageError("unknown metric '\(metric)': use weight or e1rm")
     }
+    // The terminal shows no more bars than it has columns: only those points are read.
+    let drawn = invocation.string("svg") == nil && !invocation.wantsJSON
     let progression = try answered(invocation) { session in
       try session.journal.progression(
         of: typed,
-        upTo: try AuditCommands.point(invocation, session)
+        upTo: try AuditCommands.point(invocation, session),
+        newest: drawn ? invocation.console.width : nil
       )
     }
     let values = progression.points.map {
@@ -156,7 +159,7 @@ enum ChartCommands {
       invocation.printJSON(object)
       return ExitStatus.success
     }
-    if invocation.string("svg") == nil {
+    if drawn {
       invocation.console.print(
         ChartText.render(
           title: title,

@@ -1,7 +1,8 @@
 import JournalProjections
 
 /// A progression chart drawn with block characters: one bar per workout,
-/// eight steps per row, the newest workouts when they do not all fit.
+/// eight steps per row, the newest workouts when they do not all fit, scaled to
+/// the bars drawn.
 enum ChartText {
   static let blocks: [Character] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
@@ -14,14 +15,24 @@ enum ChartText {
     width: Int,
     height: Int = 8
   ) -> String {
-    guard let high = values.max(), let low = values.min() else { return "\(title)\nno data" }
-    let labels = [DisplayUnit.weight(rounded(high)), DisplayUnit.weight(rounded(low))]
-    let axis = labels.map(\.count).max() ?? 1
-    let room = max(1, width - axis - 2)
-    // Each workout gets up to three columns and a gap; the newest when not all fit.
-    let barWidth = max(1, min(3, room / max(1, values.count) - 1))
-    let step = barWidth == 1 ? 1 : barWidth + 1
-    let shown = Array(values.suffix(max(1, room / step)))
+    guard !values.isEmpty else { return "\(title)\nno data" }
+    // Each workout gets up to three columns and a gap; the newest when not all fit. The axis
+    // is labelled with the highest and lowest bar drawn, and its labels take room from the
+    // bars: widened until the labels of the bars that fit fit.
+    var axis = 1
+    var (room, barWidth, step) = (1, 1, 1)
+    var (shown, high, low, labels) = ([Double](), 0.0, 0.0, [String]())
+    while true {
+      room = max(1, width - axis - 2)
+      barWidth = max(1, min(3, room / values.count - 1))
+      step = barWidth == 1 ? 1 : barWidth + 1
+      shown = Array(values.suffix(max(1, room / step)))
+      (high, low) = (shown.max() ?? 0, shown.min() ?? 0)
+      labels = [DisplayUnit.weight(rounded(high)), DisplayUnit.weight(rounded(low))]
+      let needed = labels.map(\.count).max() ?? 1
+      if needed <= axis { break }
+      axis = needed
+    }
     let shownDates = Array(dates.suffix(shown.count))
     // The bars start a little below the lowest value so that it still shows.
     let base = high == low ? low - 1 : low - (high - low) / Double(height)

@@ -45,13 +45,16 @@ extension Journal {
   /// - Parameters:
   ///   - reference: the exercise (display or library name, or a unique prefix).
   ///   - point: the history up to this point; nil for all of it.
+  ///   - newest: only this many of the newest points (what a chart of that many bars
+  ///     shows), read from the newest year back; nil for all of them.
   /// - Returns: the exercise's points, oldest first.
   /// - Throws: ``CommandError`` for an unknown or ambiguous name, or an exercise with no
   ///   set; ``ScopeTooNarrow`` as ``records(exercise:upTo:)``, and when the name matches
   ///   sets of several exercises.
   public func progression(
     of reference: String,
-    upTo point: Replayer.Point? = nil
+    upTo point: Replayer.Point? = nil,
+    newest: Int? = nil
   ) throws
     -> Progression
   {
@@ -65,7 +68,7 @@ extension Journal {
       }
       return Progression(
         exercise: exercise.exercise,
-        points: try index.points(of: exercise.exercise)
+        points: try index.points(of: exercise.exercise, newest: newest)
       )
     }
     if let fromIndex { return fromIndex }
@@ -77,7 +80,9 @@ extension Journal {
       filter: AuditFilter(exercise: name, includeReverted: false)
     )
     guard !audit.rows.isEmpty else { throw Self.noSets(of: name) }
-    return audit.progression(of: name, in: state)
+    var progression = audit.progression(of: name, in: state)
+    if let newest { progression.points = Array(progression.points.suffix(newest)) }
+    return progression
   }
 
   private static func noSets(of name: String) -> CommandError {

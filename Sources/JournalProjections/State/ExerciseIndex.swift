@@ -246,14 +246,20 @@ struct ExerciseIndex {
       return matched
     }
 
-    /// The chart's points of the exercise `key`, oldest first.
-    func points(of key: String) throws -> [Progression.Point] {
+    /// The chart's points of the exercise `key`, oldest first; only the newest `newest`
+    /// when it is given, read from the newest year back.
+    func points(of key: String, newest: Int? = nil) throws -> [Progression.Point] {
       let name = "exercises/" + file(of: key)
-      var points: [Progression.Point] = []
-      for year in try lines(of: name, files: files).keys.compactMap(Int.init).sorted() {
-        try ExerciseIndex.points("\(name)-\(year).points", files: files, into: &points)
+      var years: [[Progression.Point]] = []
+      var count = 0
+      for year in try lines(of: name, files: files).keys.compactMap(Int.init).sorted().reversed() {
+        if let newest, count >= newest { break }
+        let points = try ExerciseIndex.points("\(name)-\(year).points", files: files)
+        count += points.count
+        years.append(points)
       }
-      return points
+      let points = Array(years.reversed().joined())
+      return newest.map { Array(points.suffix($0)) } ?? points
     }
   }
 
@@ -288,18 +294,15 @@ struct ExerciseIndex {
     return Double(bitPattern: bits)
   }
 
-  /// Appends the points of a `.points` file (``encoded(_:)``) to `points`, read field by
-  /// field: a chart reads thousands of them.
-  static func points(
-    _ relative: String,
-    files: any StateFiles,
-    into points: inout [Progression.Point]
-  ) throws {
-    guard let bytes = try files.read(relative) else { return }
+  /// The points of a `.points` file (``encoded(_:)``), read field by field: a chart reads
+  /// thousands of them.
+  static func points(_ relative: String, files: any StateFiles) throws -> [Progression.Point] {
+    guard let bytes = try files.read(relative) else { return [] }
     guard let body = SavedState.checked(bytes) else {
       throw SavedState.Untrusted(reason: "'\(relative)' does not match its checksum")
     }
     let unreadable = SavedState.Untrusted(reason: "'\(relative)' holds an unreadable line")
+    var points: [Progression.Point] = []
     var fields: [ArraySlice<UInt8>] = []
     var start = body.startIndex
     for index in body.indices {
@@ -324,6 +327,7 @@ struct ExerciseIndex {
       fields.removeAll(keepingCapacity: true)
     }
     guard fields.isEmpty, start == body.endIndex else { throw unreadable }
+    return points
   }
 
   private static func decode<T: Decodable>(

@@ -42,6 +42,27 @@ import FoundationXML
     #expect(ChartText.render(title: "t", values: [], dates: [], width: 40) == "t\nno data")
   }
 
+  /// The axis spans the bars drawn: a heavier workout too old to fit does not flatten them.
+  @Test func theTextChartIsScaledToTheBarsItDraws() {
+    let values = [500.0] + (0..<100).map { 50 + Double($0 % 10) }
+    let text = ChartText.render(
+      title: "t",
+      values: values,
+      dates: values.map { _ in "2026-01-01" },
+      width: 40
+    )
+    let lines = text.split(separator: "\n")
+    #expect(lines[1].hasPrefix(DisplayUnit.weight(59)))
+    #expect(lines[8].hasPrefix(DisplayUnit.weight(50)))
+    #expect(!text.contains(DisplayUnit.weight(500)))
+    // The bars fill the width: 40 columns less the axis's labels and its two characters.
+    let axis = DisplayUnit.weight(59).count
+    #expect(
+      lines[9] == String(repeating: " ", count: axis) + " └"
+        + String(repeating: "─", count: 40 - axis - 2)
+    )
+  }
+
   @Test func theSVGGoldenParsesAsXML() throws {
     let p = try progression()
     let svg = ChartSVG.render(

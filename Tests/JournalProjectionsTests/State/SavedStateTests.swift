@@ -166,7 +166,119 @@ import Darwin
           sourceLocation: sourceLocation
         )
       }
+      let newest = Int(fixture.random.next() % 4)
+      if let fromIndex = answer({ try scoped.progression(of: name, newest: newest) }) {
+        #expect(
+          fromIndex == answer({ try full.progression(of: name, newest: newest) }),
+          "chart of the newest \(newest) of \(name): \(context)",
+          sourceLocation: sourceLocation
+        )
+      }
     }
+  }
+
+  /// An event delivered again by another device, in a copy that sorts before the copy the
+  /// state holds: the copy first in merge order counts, as in a full replay, whichever the
+  /// state met first.
+  @Test func aRedeliveredEventCountsInTheCopyFirstInMergeOrder() throws {
+    let fixture = try Fixture(seed: 1)
+    let base: Int64 = 1_800_000_000_000
+    fixture.clock = base
+    let split = try fixture.createSplit(
+      "Legs",
+      color: "blue",
+      ExercisePlan(name: "Squat", sets: 3, reps: 5, weight: 80, loadType: .weight)
+    )
+    fixture.clock = base + 10_000
+    _ = try fixture.scoped(.splits).execute(
+      .startWorkout(split: split, timeZone: "UTC"),
+      device: "phone",
+      now: Date(milliseconds: base + 10_000)
+    )
+    fixture.clock = base + 20_000
+    let done = try fixture.scoped(.workout(nil)).execute(
+      .completeSet(workout: nil, exercise: nil, SetActuals(reps: 5, weight: 80)),
+      device: "phone",
+      now: Date(milliseconds: base + 20_000)
+    )
+    let original = try #require(done.first)
+    // The state has met the phone's copy; the relay's, delivered now, was written earlier.
+    let stored = try #require(
+      try fixture.full().store.readHistory().events.first { $0.id == original.id }
+    )
+    let writer = try EventLog(at: fixture.url).openWriter(
+      device: "relay",
+      options: DeviceWriter.Options(durability: .none, wallClock: { base + 15_000 })
+    )
+    _ = try writer.append([
+      NewEvent(
+        stream: stored.stream,
+        type: stored.type,
+        version: stored.version,
+        payload: stored.payload,
+        id: try #require(ULID(stored.id))
+      )
+    ])
+    writer.close()
+    let full = try fixture.full()
+    let kept = try #require(full.history.first { $0.storedID == original.storedID })
+    #expect(kept.device == "relay")
+    for scope in [StateScope.workout(nil), StateScope(openWorkouts: true, splits: false)] {
+      let scoped = try fixture.scoped(scope)
+      let held = scoped.history.filter { $0.storedID == original.storedID }
+      #expect(held.map(\.device) == ["relay"], "\(scope)")
+      #expect(held.map(\.mergeKey) == [kept.mergeKey], "\(scope)")
+      try Self.expectAgrees(scoped, full, scope, "redelivered")
+    }
+    var merged: [FoldEvent] = []
+    try fixture.scoped(StateScope(splits: false)).forEachEventInEffect { merged.append($0) }
+    #expect(merged.map(\.device) == full.history.map(\.device))
+  }
+
+  /// A chart of the newest points reads the exercise index from the newest year back, and
+  /// answers the newest points of the whole chart, whichever years they fall in.
+  @Test func theNewestPointsOfAChartSpanTheYearsTheyFallIn() throws {
+    let fixture = try Fixture(seed: 1)
+    // Nine workouts 150 days apart: four years, with two or three workouts in each.
+    let first = Date(timeIntervalSince1970: 1_577_880_000)  // 2020-01-01 12:00 UTC
+    fixture.clock = first.addingTimeInterval(-86_400).milliseconds
+    let split = try #require(
+      try fixture.scoped(.splits).execute(
+        .createSplit(
+          SplitSettings(name: "Legs", color: "blue", systemImage: "figure"),
+          exercises: [ExercisePlan(name: "Squat", sets: 2, reps: 5, weight: 80, loadType: .weight)]
+        ),
+        device: "phone",
+        now: first.addingTimeInterval(-86_400)
+      ).first?.streamID
+    )
+    for index in 0..<9 {
+      let start = first.addingTimeInterval(Double(index) * 150 * 86_400)
+      let actions: [(JournalCommand, TimeInterval)] = [
+        (.startWorkout(split: split, timeZone: "UTC"), 0),
+        (
+          .completeSet(
+            workout: nil,
+            exercise: nil,
+            SetActuals(reps: 5, weight: Double(80 + index))
+          ), 60
+        ),
+        (.endWorkout(workout: nil), 120),
+      ]
+      for (command, offset) in actions {
+        let now = start.addingTimeInterval(offset)
+        fixture.clock = now.milliseconds
+        _ = try fixture.scoped(.splits).execute(command, device: "phone", now: now)
+      }
+    }
+    let whole = try fixture.full().progression(of: "Squat")
+    #expect(whole.points.count == 9)
+    for newest in 0...10 {
+      let fromIndex = try fixture.scoped(StateScope(splits: false))
+        .progression(of: "Squat", newest: newest)
+      #expect(fromIndex.points == Array(whole.points.suffix(newest)), "newest \(newest)")
+    }
+    #expect(try fixture.scoped(StateScope(splits: false)).progression(of: "Squat") == whole)
   }
 
   /// The report's reads gathered workout by workout from the saved state against those of
