@@ -167,3 +167,41 @@ extension SavedStateTests {
     #expect(try mirror.journal().history.count == count)
   }
 }
+
+extension SavedStateTests {
+  /// A revert this build cannot decode quarantines every revert in a full read: `rewind` from
+  /// the state, which reads only the buckets of reverts after its point, leaves them all out
+  /// too (`ends/undecodable`), wherever the unreadable one lies.
+  @Test(arguments: [false, true])
+  func aRevertThisBuildCannotReadLeavesEveryRevertOutOfARewind(early: Bool) throws {
+    var session = try RandomSession(seed: 17)
+    for _ in 0..<90 { session.step() }
+    let mirror = try FileMirror()
+    let events = try session.harness.store.readHistory().events
+    let at = try #require(early ? events.first : events.last).milliseconds
+    var unreadable = RebuildTests().unreadableEvent(in: "history", at: at)
+    unreadable.type = JournalEvent.TypeName.eventsReverted
+    try mirror.append(early ? [unreadable] + events : events + [unreadable])
+    let options = DeviceWriter.Options(durability: .none)
+    let full = try mirror.journal()
+    #expect(!full.history.contains { $0.event.typeName == JournalEvent.TypeName.eventsReverted })
+    _ = try SavedState.open(journal: mirror.url, store: FileEventStore(url: mirror.url))
+    for event in full.history.suffix(12) {
+      func rewound(scope: StateScope) throws -> String? {
+        let copy = try makeTemporaryDirectory("ends-undecodable").appendingPathComponent("j")
+        try FileManager.default.copyItem(at: mirror.url, to: copy)
+        defer { try? FileManager.default.removeItem(at: copy.deletingLastPathComponent()) }
+        let journal = try Journal.open(
+          store: try FileEventStore(url: copy, options: options),
+          scope: scope,
+          newID: SequentialIDs(prefix: "01K").make
+        )
+        return Self.answer {
+          try journal.rewind(to: .event(event.id), device: "tablet", now: Date()).eventIDs
+        }
+      }
+      let fromState = try #require(try rewound(scope: StateScope(splits: false)))
+      #expect(fromState == (try rewound(scope: .all)), "rewind to \(event.id), early \(early)")
+    }
+  }
+}
