@@ -333,14 +333,17 @@ package final class SavedState: @unchecked Sendable {
       var added: [StoredEvent] = []
       for event in additions[stream] ?? [] {
         guard known.insert(event.id).inserted else {
-          // Read again (a state written over by another command), or a true duplicate. The
-          // copy first in merge order counts, as in a full read: a copy that sorts before the
-          // one held changes when the event happened, which only a full read can follow.
+          // The very record read again: an earlier update wrote this stream's file and stopped
+          // before the head moved past it (a failed write, a crash), so what it derives from
+          // the file (the catalogue, `now`, the index of ends) may be missing.
           guard
             let copy = held.first(where: { $0.id == event.id })
               ?? added.first(where: { $0.id == event.id }),
             copy.device != event.device || copy.sequence != event.sequence
-          else { continue }
+          else { throw Untrusted(reason: "an earlier update of it stopped part-way") }
+          // A true duplicate. The copy first in merge order counts, as in a full read: a copy
+          // that sorts before the one held changes when the event happened, which only a full
+          // read can follow.
           if Self.mergeKey(event) < Self.mergeKey(copy) {
             throw Untrusted(
               reason: "event \(event.id) was delivered again in a copy that sorts first"
