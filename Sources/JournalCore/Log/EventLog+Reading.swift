@@ -2,24 +2,24 @@ import Dispatch
 import Foundation
 
 /// One device's records, in order, as far as they can be trusted.
-package struct DeviceHistory: Sendable {
+struct DeviceHistory: Sendable {
   /// The device.
-  package var device: String
+  var device: String
   /// Its records in file order (sequence 1, 2, 3…), up to any corruption.
-  package var records: [EventRecord]
+  var records: [EventRecord]
   /// Torn tails that were not read.
-  package var notices: [RecoveryNotice]
+  var notices: [RecoveryNotice]
   /// The corruption that ended the history early, if any: nothing after it was used.
-  package var stoppedBy: JournalError?
+  var stoppedBy: JournalError?
   /// The end of the last record read (or of the record a read resumed after, when it read
   /// nothing new); nil when the device has no record that could be read.
-  package var position: DevicePosition?
+  var position: DevicePosition?
   /// The branches of the device's history found in copies a file-sync service left and in
   /// branch files (see ``Fork``); their records are not in ``records``.
-  package var forks: [Fork] = []
+  var forks: [Fork] = []
 
   /// Creates a device's history.
-  package init(
+  init(
     device: String,
     records: [EventRecord],
     notices: [RecoveryNotice],
@@ -144,7 +144,7 @@ extension EventLog {
   /// - Throws: ``JournalError`` of kind ``JournalError/Kind/invalidDeviceName`` or
   ///   ``JournalError/Kind/io``.
   /// - Complexity: O(n) in the device's bytes.
-  package func readDevice(_ device: String) throws -> DeviceHistory {
+  func readDevice(_ device: String) throws -> DeviceHistory {
     try readDevice(device, after: nil)
   }
 
@@ -156,7 +156,7 @@ extension EventLog {
   ///   record at `position` is not there any more, ``JournalError/Kind/invalidDeviceName``
   ///   or ``JournalError/Kind/io``.
   /// - Complexity: O(n) in the bytes after `position`, plus the device's file names.
-  package func readDevice(
+  func readDevice(
     _ device: String,
     after position: DevicePosition?
   ) throws -> DeviceHistory {

@@ -54,7 +54,7 @@ public enum Blame {
   /// - Throws: ``CommandError`` when there is no such document or field.
   /// - Complexity: one fold, plus one rendering of the document per event
   ///   of its stream.
-  public static func lines(
+  package static func lines(
     path: String,
     field: String? = nil,
     history: [FoldEvent],

@@ -25,7 +25,7 @@ public enum Diff {
   /// - Returns: changed documents in path order.
   /// - Throws: an encoding error for a value JSON cannot carry.
   /// - Complexity: two folds and two renderings of the tree.
-  public static func changes(
+  package static func changes(
     history: [FoldEvent],
     from: Replayer.Point?,
     to: Replayer.Point?

@@ -48,7 +48,7 @@ public enum Revisions {
   /// in from the plan.
   ///
   /// - Complexity: O(n) in the history, plus its reverts' cancellation walk.
-  public static func entries(
+  package static func entries(
     history: [FoldEvent],
     state: JournalState,
     rows: [AuditRow],

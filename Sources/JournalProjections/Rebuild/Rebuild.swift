@@ -141,7 +141,7 @@ public enum Rebuild {
   /// - Throws: ``RebuildError``; ``StreamedHistoryChanged`` (before any document is
   ///   written) when the journal's files change between the scan and the fold.
   @discardableResult
-  public static func run(
+  package static func run(
     streamed history: StreamedHistory,
     output: URL,
     progress: ((Int, Int) -> Void)? = nil,
