@@ -19,7 +19,7 @@ public struct EventRecord: Sendable, Hashable {
   public var version: Int
   /// The payload object, as stored.
   ///
-  /// Built from ``storedPayload`` when asked for: reading a journal keeps the checked bytes.
+  /// Built from the stored bytes when asked for: reading a journal keeps the checked bytes.
   public var payload: JSONValue {
     get { storedPayload.value }
     set { storedPayload = JSONPayload(newValue) }
@@ -34,7 +34,7 @@ public struct EventRecord: Sendable, Hashable {
   ///
   /// Set on records a ``DeviceWriter`` appends and on those ``EventLog/verify()`` checks;
   /// nil on records read by ``EventLog/readHistory()`` and ``EventLog/readDevice(_:)``,
-  /// which check checksums, not the hash chain (a ``DevicePosition`` holds the hash of a
+  /// which check checksums, not the hash chain (a `DevicePosition` holds the hash of a
   /// device's last record read). Derived from the line, it is not part of equality.
   package var hash: SHA256Digest?
   /// Where the record is stored.
@@ -114,7 +114,7 @@ package struct RecordLocation: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension EventRecord {
-  /// Records are equal when every field but ``hash`` is: the hash is derived from the line
+  /// Records are equal when every field but the hash is: the hash is derived from the line
   /// and only some records carry it.
   public static func == (lhs: EventRecord, rhs: EventRecord) -> Bool {
     lhs.id == rhs.id && lhs.device == rhs.device && lhs.sequence == rhs.sequence

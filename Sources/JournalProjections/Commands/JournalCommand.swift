@@ -9,7 +9,7 @@ import Foundation
 /// a nil exercise in a workout means the next one.
 public enum JournalCommand: Sendable, Hashable {
   case createSplit(SplitSettings, exercises: [ExercisePlan] = [], isStarter: Bool = false)
-  /// The starter splits not yet created (``JournalState/missingStarterSplits``), as one action;
+  /// The starter splits not yet created (`missingStarterSplits`), as one action;
   /// nothing when every one exists or was deleted.
   case addStarterSplits
   case updateSplit(split: String, SplitUpdated)

@@ -49,7 +49,7 @@ public struct ImportedSet: Sendable, Hashable, Codable {
   /// Seconds the file gave a set of an exercise whose sets count reps (the documents keep
   /// seconds only for timed exercises).
   public var seconds: Int?
-  /// The weight as the file wrote it, in ``WorkoutImported/fileUnit``, when it was converted.
+  /// The weight as the file wrote it, in the event's `fileUnit`, when it was converted.
   public var fileWeight: Double?
   public var notes: String?
   /// The rest after the set (a Strong rest-timer row).

@@ -71,7 +71,7 @@ public struct WorkoutState: Sendable, Hashable {
   public var deletedAt: Date?
   /// Per log id, the provenance of each set entry, parallel to the log's `setEntries`; a log
   /// with no entries has none.
-  internal(set) var provenance: [String: [EntryProvenance]] = [:]
+  var provenance: [String: [EntryProvenance]] = [:]
   /// A metrics volume given by the recording device, else computed.
   var recordedVolume: Double?
 
@@ -94,7 +94,7 @@ public struct WorkoutState: Sendable, Hashable {
 public struct JournalState: Sendable {
   public internal(set) var splits: [String: SplitState] = [:]
   public internal(set) var workouts: [String: WorkoutState] = [:]
-  internal(set) var anomalies: [Anomaly] = []
+  var anomalies: [Anomaly] = []
   /// "Now" for the fold: the record time of the last event folded.
   public internal(set) var now: Date?
   /// How many events were folded.

@@ -1,7 +1,7 @@
 import Foundation
 import JournalCore
 
-/// The journal folder on disk as an ``EventStore``: each device appends to its
+/// The journal folder on disk as an `EventStore`: each device appends to its
 /// own segments; reading merges every device.
 public final class FileEventStore: PositionedEventStore, @unchecked Sendable {
   public let log: EventLog
@@ -15,7 +15,7 @@ public final class FileEventStore: PositionedEventStore, @unchecked Sendable {
   /// - Parameters:
   ///   - url: the journal folder.
   ///   - options: how appends write (durability, clock); durable by default.
-  /// - Throws: ``JournalError`` when the folder is not a journal.
+  /// - Throws: `JournalError` when the folder is not a journal.
   public init(url: URL, options: DeviceWriter.Options = DeviceWriter.Options()) throws {
     self.log = try EventLog(at: url)
     self.options = options

@@ -4,7 +4,7 @@ import Foundation
 /// value came to be: the read that answers "what did I actually lift?".
 ///
 /// Rows come from the folded state (the effective set entries of live
-/// workouts and the fold's ``EntryProvenance``), plus one row for each
+/// workouts and the fold's `EntryProvenance`), plus one row for each
 /// `set.completed` a revert in effect cancelled. Nothing here repeats a
 /// rule of the fold.
 ///

@@ -3,7 +3,7 @@ import JournalCore
 
 /// Which event last changed each field of a document.
 ///
-/// Blame watches the one fold (``Replayer/fold(_:upTo:observe:)``):
+/// Blame watches the one fold (`fold(_:upTo:observe:)`):
 /// after each event that can change the document, it renders the document
 /// as the tree would write it, compares the leaves with the previous
 /// rendering, and credits every changed or new leaf to that event. Events
