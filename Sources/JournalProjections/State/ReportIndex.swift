@@ -9,8 +9,9 @@ import JournalCore
 /// - `index`: `version <n>` (``version``: parts of another version are read again);
 ///   `position <epoch> <offset> <check>`, where the change list (``ChangeList``)
 ///   stood when the parts were brought up to date; `quarantined <stream>` for each stream
-///   then set aside; and `part <name><TAB><workout id> <workout id>…` for each part, its
-///   workouts in the order slices hand them on;
+///   then set aside; and `part <name><TAB><count> <digest>` for each part: how many
+///   workouts it holds, and the XXH64 of their ids, in the order slices hand them on, each
+///   followed by a line feed;
 /// - `<name>`: the part's reads as JSON (``Part``), without the sessions its summary lists;
 /// - `<name>.sessions`: those sessions (the part's newest ``ReportReads/listed``), as JSON:
 ///   apart, because only the newest parts' are listed in the end, and they are most of a
@@ -26,14 +27,38 @@ struct ReportIndex: Equatable {
   /// The folder, in the state's.
   static let folder = "report"
   /// The version of the parts' JSON: an index of another version is not used.
-  static let version = 2
+  static let version = 3
 
   /// Where the change list stood.
   var position: ChangeList.Position
   /// The streams quarantined then.
   var quarantined: Set<String>
   /// Each part's workouts, by the part's name.
-  var parts: [String: [String]]
+  var parts: [String: Listing]
+
+  /// A part's workouts, told apart from another list by their count and digest.
+  struct Listing: Equatable {
+    var count: Int
+    var digest: String
+
+    /// The listing of the workouts with `ids`, in order.
+    init(ids: some Sequence<String>) {
+      var bytes: [UInt8] = []
+      var count = 0
+      for id in ids {
+        bytes += id.utf8
+        bytes.append(UInt8(ascii: "\n"))
+        count += 1
+      }
+      self.count = count
+      digest = XXH64.hex(bytes)
+    }
+
+    init(count: Int, digest: String) {
+      self.count = count
+      self.digest = digest
+    }
+  }
 
   /// One part's file.
   struct Part: Codable {
@@ -45,13 +70,13 @@ struct ReportIndex: Equatable {
       "version \(Self.version)", "position \(position.epoch) \(position.offset) \(position.check)",
     ]
     for stream in quarantined.sorted() { lines.append("quarantined \(stream)") }
-    for (name, ids) in parts.sorted(by: { $0.key < $1.key }) {
-      lines.append("part \(name)\t\(ids.joined(separator: " "))")
+    for (name, listing) in parts.sorted(by: { $0.key < $1.key }) {
+      lines.append("part \(name)\t\(listing.count) \(listing.digest)")
     }
     return Array(lines.map { $0 + "\n" }.joined().utf8)
   }
 
-  init(position: ChangeList.Position, quarantined: Set<String>, parts: [String: [String]]) {
+  init(position: ChangeList.Position, quarantined: Set<String>, parts: [String: Listing]) {
     self.position = position
     self.quarantined = quarantined
     self.parts = parts
@@ -79,7 +104,9 @@ struct ReportIndex: Equatable {
         quarantined.insert(String(line.dropFirst("quarantined ".count)))
       } else if line.hasPrefix("part "), let tab = line.firstIndex(of: "\t") {
         let name = String(line[line.index(line.startIndex, offsetBy: 5)..<tab])
-        parts[name] = line[line.index(after: tab)...].split(separator: " ").map(String.init)
+        let words = line[line.index(after: tab)...].split(separator: " ")
+        guard words.count == 2, let count = Int(words[0]) else { return nil }
+        parts[name] = Listing(count: count, digest: String(words[1]))
       } else {
         return nil
       }
@@ -113,12 +140,17 @@ extension SavedState {
   ///
   /// - Throws: ``Untrusted`` when a stream's file is damaged.
   func reportReads() throws -> ReportReads {
-    var parts: [String: [String]] = [:]
+    // Each part's workouts, as places in the compact list of streams, not as strings.
+    let streams = try workoutStreams()
+    var members: [String: [Int]] = [:]
     var order: [String] = []
-    for (stream, start) in try workoutStreams() {
-      let name = ReportIndex.part(start: start)
-      if parts[name] == nil { order.append(name) }
-      parts[name, default: []].append(FoldEvent.streamID(of: stream))
+    for index in streams.indices {
+      let name = ReportIndex.part(start: streams[index].start)
+      if members[name] == nil { order.append(name) }
+      members[name, default: []].append(index)
+    }
+    let parts = members.mapValues { indices in
+      ReportIndex.Listing(ids: indices.lazy.map { FoldEvent.streamID(of: streams[$0].stream) })
     }
     let quarantined = Set(head.quarantined.keys)
     // The parts that must be read again from their workouts' streams.
@@ -133,10 +165,10 @@ extension SavedState {
         in: files
       )
     {
-      let touched = Set(changed.filter { $0.hasPrefix("workout:") }.map(FoldEvent.streamID(of:)))
+      let touched = Set(changed.filter { $0.hasPrefix("workout:") })
       stale = stale.filter { name in
         index.parts[name] != parts[name]
-          || parts[name, default: []].contains(where: touched.contains)
+          || members[name, default: []].contains { touched.contains(streams[$0].stream) }
       }
       kept = ReportIndex(position: end, quarantined: quarantined, parts: parts)
       held = index
@@ -164,8 +196,8 @@ extension SavedState {
     /// Part `name` read again from its workouts' streams, its sessions taken out.
     func readAgain(_ name: String) throws -> (part: ReportIndex.Part, sessions: [Session]) {
       var read = ReportIndex.Part(reads: ReportReads(since: nil, until: nil))
-      for id in parts[name, default: []] {
-        let events = try slice(["workout:\(id)"])
+      for index in members[name, default: []] {
+        let events = try slice([streams[index].stream])
         read.reads.add(state: Replayer.fold(events), events: events)
       }
       let sessions = read.reads.takeSessions()

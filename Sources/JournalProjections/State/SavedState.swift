@@ -331,12 +331,20 @@ package final class SavedState: @unchecked Sendable {
       var added: [StoredEvent] = []
       for event in additions[stream] ?? [] {
         guard known.insert(event.id).inserted else {
-          // Read again (a state written over by another command), or a true duplicate.
-          if !held.contains(where: {
-            $0.id == event.id && $0.device == event.device && $0.sequence == event.sequence
-          }) {
-            tailNotices.append("\(event.location): duplicate of event \(event.id) set aside")
+          // Read again (a state written over by another command), or a true duplicate. The
+          // copy first in merge order counts, as in a full read: a copy that sorts before the
+          // one held changes when the event happened, which only a full read can follow.
+          guard
+            let copy = held.first(where: { $0.id == event.id })
+              ?? added.first(where: { $0.id == event.id }),
+            copy.device != event.device || copy.sequence != event.sequence
+          else { continue }
+          if Self.mergeKey(event) < Self.mergeKey(copy) {
+            throw Untrusted(
+              reason: "event \(event.id) was delivered again in a copy that sorts first"
+            )
           }
+          tailNotices.append("\(event.location): duplicate of event \(event.id) set aside")
           continue
         }
         added.append(event)

@@ -177,6 +177,64 @@ import Darwin
     }
   }
 
+  /// An event delivered again by another device, in a copy that sorts before the copy the
+  /// state holds: the copy first in merge order counts, as in a full replay, whichever the
+  /// state met first.
+  @Test func aRedeliveredEventCountsInTheCopyFirstInMergeOrder() throws {
+    let fixture = try Fixture(seed: 1)
+    let base: Int64 = 1_800_000_000_000
+    fixture.clock = base
+    let split = try fixture.createSplit(
+      "Legs",
+      color: "blue",
+      ExercisePlan(name: "Squat", sets: 3, reps: 5, weight: 80, loadType: .weight)
+    )
+    fixture.clock = base + 10_000
+    _ = try fixture.scoped(.splits).execute(
+      .startWorkout(split: split, timeZone: "UTC"),
+      device: "phone",
+      now: Date(milliseconds: base + 10_000)
+    )
+    fixture.clock = base + 20_000
+    let done = try fixture.scoped(.workout(nil)).execute(
+      .completeSet(workout: nil, exercise: nil, SetActuals(reps: 5, weight: 80)),
+      device: "phone",
+      now: Date(milliseconds: base + 20_000)
+    )
+    let original = try #require(done.first)
+    // The state has met the phone's copy; the relay's, delivered now, was written earlier.
+    let stored = try #require(
+      try fixture.full().store.readHistory().events.first { $0.id == original.id }
+    )
+    let writer = try EventLog(at: fixture.url).openWriter(
+      device: "relay",
+      options: DeviceWriter.Options(durability: .none, wallClock: { base + 15_000 })
+    )
+    _ = try writer.append([
+      NewEvent(
+        stream: stored.stream,
+        type: stored.type,
+        version: stored.version,
+        payload: stored.payload,
+        id: try #require(ULID(stored.id))
+      )
+    ])
+    writer.close()
+    let full = try fixture.full()
+    let kept = try #require(full.history.first { $0.storedID == original.storedID })
+    #expect(kept.device == "relay")
+    for scope in [StateScope.workout(nil), StateScope(openWorkouts: true, splits: false)] {
+      let scoped = try fixture.scoped(scope)
+      let held = scoped.history.filter { $0.storedID == original.storedID }
+      #expect(held.map(\.device) == ["relay"], "\(scope)")
+      #expect(held.map(\.mergeKey) == [kept.mergeKey], "\(scope)")
+      try Self.expectAgrees(scoped, full, scope, "redelivered")
+    }
+    var merged: [FoldEvent] = []
+    try fixture.scoped(StateScope(splits: false)).forEachEventInEffect { merged.append($0) }
+    #expect(merged.map(\.device) == full.history.map(\.device))
+  }
+
   /// A chart of the newest points reads the exercise index from the newest year back, and
   /// answers the newest points of the whole chart, whichever years they fall in.
   @Test func theNewestPointsOfAChartSpanTheYearsTheyFallIn() throws {

@@ -52,6 +52,17 @@ for reps in [5, 5, 4] {
     now: Date()
   )
 }
+// The watch face's glance at the day: only the day's workouts are read, and the next split
+// comes from the splits the saved state keeps folded.
+let zone = TimeZone(identifier: "UTC") ?? .current
+let moment = Date()
+let glance = try Journal.open(
+  store: store,
+  scope: TodayProjection.scope(at: moment, timeZone: zone),
+  newID: ids.next
+)
+.today(at: moment, timeZone: zone)
+print("today: \(glance.setsDone) sets, next split \(glance.nextSplit?.name ?? "none")")
 // A mistake, undone: the revert is appended, nothing is erased.
 let watch = try Journal.open(store: store, scope: .workout(nil), newID: ids.next)
 try watch.execute(.skipLog(workout: nil, exercise: "pull"), device: "watch", now: Date())
