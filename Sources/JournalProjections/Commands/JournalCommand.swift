@@ -53,11 +53,6 @@ public enum JournalCommand: Sendable, Hashable {
 struct PendingEvent: Sendable, Hashable {
   var stream: String
   var event: JournalEvent
-
-  init(stream: String, event: JournalEvent) {
-    self.stream = stream
-    self.event = event
-  }
 }
 
 /// The bounds a value must respect to be believable.
