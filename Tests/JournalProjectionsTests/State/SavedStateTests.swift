@@ -216,7 +216,7 @@ import Darwin
         type: stored.type,
         version: stored.version,
         payload: stored.payload,
-        id: try #require(ULID(stored.id))
+        id: ULID(stored.id)
       )
     ])
     writer.close()
