@@ -84,6 +84,28 @@ extension Journal {
       return isAfter(key)
     }
 
+    /// The earliest record time (milliseconds) of an event that may lie after the cut.
+    ///
+    /// Every event after the cut was recorded then or later. Nil when none lies after it.
+    var earliestAfter: Int64? {
+      switch kind {
+      case .everything: nil
+      case .time(let limit): limit
+      case .event(_, let point): point.milliseconds
+      }
+    }
+
+    /// Whether `now`, the latest record time in effect at the cut among some of the events up
+    /// to it, is the fold's `now` at the cut whatever the other events are: a time point moves
+    /// any `now` on to itself, and no event up to an event point was recorded after it.
+    func settles(now: Date?) -> Bool {
+      switch kind {
+      case .everything: false
+      case .time: now != nil
+      case .event(_, let point): now == Date(milliseconds: point.milliseconds)
+      }
+    }
+
     /// How many of `events` (part of the history, in merge order) lie before the cut.
     func count(in events: [FoldEvent]) -> Int {
       let end = events.firstIndex { isAfter($0.mergeKey) } ?? events.endIndex

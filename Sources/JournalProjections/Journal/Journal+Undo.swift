@@ -121,8 +121,8 @@ extension Journal {
   /// state at that point.
   ///
   /// On a journal opened with a scope (``open(store:scope:newID:readOnly:)``, any scope), the
-  /// events after the point are found in its saved state: every stream whose last event lies
-  /// after the point is read, one at a time, and only its events after the point are kept.
+  /// events after the point are found in its saved state: only the streams whose last event
+  /// lies after the point are read, one at a time, and only their events after it are kept.
   ///
   /// - Throws: ``CommandError`` when the point is unknown or nothing follows it;
   ///   ``ScopeTooNarrow`` when a scoped journal finds its saved state damaged: open it with
@@ -139,7 +139,9 @@ extension Journal {
     // the point is cancelled too, and what it cancelled must stay cancelled.
     let after: [FoldEvent]
     if let scoped = store as? ScopedEventStore {
-      let reaching = try Self.fromState(scoped) { try $0.events(after: cut.mayLieAfter) }
+      let reaching = try Self.fromState(scoped) {
+        try $0.events(from: cut.earliestAfter, after: cut.mayLieAfter)
+      }
       after = Array(reaching[cut.count(in: reaching)...])
     } else {
       after = Array(history[Replayer.prefix(history, upTo: point).count...])

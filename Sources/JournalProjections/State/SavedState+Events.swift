@@ -48,57 +48,46 @@ extension SavedState {
 
   /// Every event after a point of history: the events a rewind to that point cancels.
   ///
-  /// Reads every stream file (each checked whole, one at a time) but decodes only those
-  /// whose last event, in merge order, lies after the point; then every revert kept.
+  /// Reads the files of events whose last event was recorded at or after `floor`, as the
+  /// index of their ends tells (``Ends``): each stream's file, decoded only for its own events
+  /// after the point, and each bucket of reverts, for the reverts after it.
   ///
-  /// - Parameter isAfter: whether an event with this merge key lies after the point; false
-  ///   for every key up to some key, true for every key after it.
+  /// - Parameters:
+  ///   - floor: the earliest record time of an event after the point; nil when none is.
+  ///   - isAfter: whether an event with this merge key lies after the point; false for every
+  ///     key up to some key, true for every key after it, and false for a key recorded before
+  ///     `floor`.
   /// - Returns: the events, decoded, in merge order.
   /// - Throws: ``Untrusted`` when a file of the state is damaged.
-  func events(after isAfter: (FoldEvent.MergeKey) -> Bool) throws -> [FoldEvent] {
-    let folder = files.absolute("streams")
-    let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+  func events(
+    from floor: Int64?,
+    after isAfter: (FoldEvent.MergeKey) -> Bool
+  ) throws -> [FoldEvent] {
+    guard let floor else { return [] }
+    var ends = Ends(self)
     var found: [FoldEvent] = []
-    for name in names {
-      guard let stream = Self.stream(ofPath: name),
-        let last = try lastEvent(inFile: "streams/" + name), isAfter(Self.mergeKey(last)),
-        let own = try readableEvents(of: stream, after: isAfter)
-      else { continue }
-      found += own
-    }
-    // The reverts, a bucket at a time: one that cannot be read quarantines them all, as a
-    // full read quarantines their stream.
     var reverts: [FoldEvent] = []
-    let buckets = (try? FileManager.default.contentsOfDirectory(atPath: files.absolute("reverts")))
-    for bucket in (buckets ?? []).sorted() where !bucket.hasPrefix(".") {
-      for revert in try heldReverts(bucket) {
-        switch Journal.decode(revert, upcaster: upcaster) {
-        case .success(let parts):
-          if isAfter(Self.mergeKey(revert)) { reverts += parts }
-        case .failure:
-          return Self.inMergeOrder(found)
+    var undecodable = try !undecodableReverts().isEmpty
+    for file in try ends.files(endingFrom: floor) {
+      if file.hasPrefix("reverts/") {
+        // One revert that cannot be read quarantines them all, as a full read quarantines
+        // their stream: the index lists the buckets holding one.
+        guard !undecodable else { continue }
+        for revert in try heldReverts(String(file.dropFirst("reverts/".count))) {
+          switch Journal.decode(revert, upcaster: upcaster) {
+          case .success(let parts):
+            if isAfter(Self.mergeKey(revert)) { reverts += parts }
+          case .failure:
+            undecodable = true
+          }
         }
+      } else if let stream = Self.stream(ofPath: String(file.dropFirst("streams/".count))),
+        let own = try readableEvents(of: stream, after: isAfter)
+      {
+        found += own
       }
     }
-    return Self.inMergeOrder(found + reverts)
-  }
-
-  /// The last event of a file of events written by ``write(_:_:)``; nil when there is no file
-  /// or it holds none.
-  private func lastEvent(inFile relative: String) throws -> StoredEvent? {
-    guard let bytes = try files.read(relative) else { return nil }
-    guard let body = Self.checked(bytes) else {
-      throw Untrusted(reason: "'\(relative)' does not match its checksum")
-    }
-    let lines = body.dropLast()
-    let line = lines[
-      (lines.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? lines.startIndex)...
-    ]
-    guard !line.isEmpty else { return nil }
-    guard let event = Self.decodeEvent(line) else {
-      throw Untrusted(reason: "'\(relative)' holds an unreadable event")
-    }
-    return event
+    return Self.inMergeOrder(undecodable ? found : found + reverts)
   }
 
   /// The events of `stream` itself (not the reverts its file holds) whose merge key

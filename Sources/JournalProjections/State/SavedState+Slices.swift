@@ -172,10 +172,9 @@ extension SavedState {
       }
       return digits.isEmpty ? String(decoding: bytes, as: UTF8.self) : nil
     }
-    // `splits` and `history` have no dash; a file of any other spelling is not a stream's.
-    let stream = name.firstIndex(of: "-").map {
-      String(name[..<$0]) + ":" + String(name[name.index(after: $0)...])
-    }
-    return streamPath(stream ?? name) == "streams/" + name ? stream ?? name : nil
+    // `splits` and `history` have no dash, `a:b:c` two; a file of any other spelling is not
+    // a stream's.
+    let stream = name.replacingOccurrences(of: "-", with: ":")
+    return streamPath(stream) == "streams/" + name ? stream : nil
   }
 }

@@ -28,7 +28,7 @@ package final class SavedState: @unchecked Sendable {
   /// The folder, inside the journal folder.
   package static let folder = ".journal-state"
   /// The layout's version.
-  static let format = 5
+  static let format = 6
   /// How many streams a device's latest actions are remembered in.
   static let recentLimit = 16
   /// How many of the most recently active workouts the head lists.
@@ -208,7 +208,7 @@ package final class SavedState: @unchecked Sendable {
     tailNotices = []
     for relative in [
       "head", "catalogue", "streams", "ids", "named", "reverts", "exercises", "splits",
-      ReportIndex.folder,
+      ReportIndex.folder, Ends.folder, Dues.file,
     ] {
       let path = files.absolute(relative)
       if FileManager.default.fileExists(atPath: path) {
@@ -295,7 +295,8 @@ package final class SavedState: @unchecked Sendable {
         placed.append((revert.id, stream))
       }
     }
-    try storeReverts(reverts)
+    var ends = Ends(self)
+    try storeReverts(reverts, ends: &ends)
     // Reverts that named an event before it arrived follow it into its stream.
     while let (id, stream) = placed.popLast() {
       for namer in try namedBy.values(of: id) {
@@ -324,6 +325,7 @@ package final class SavedState: @unchecked Sendable {
     // started.
     var exercises: [String: [String: ExerciseIndex.Entry]] = [:]
     var years: [String: Int] = [:]
+    var dues = try Dues.load(stateFiles)
     for stream in additions.keys.sorted() {
       let old = try streamEvents(stream)
       var held = old
@@ -331,14 +333,17 @@ package final class SavedState: @unchecked Sendable {
       var added: [StoredEvent] = []
       for event in additions[stream] ?? [] {
         guard known.insert(event.id).inserted else {
-          // Read again (a state written over by another command), or a true duplicate. The
-          // copy first in merge order counts, as in a full read: a copy that sorts before the
-          // one held changes when the event happened, which only a full read can follow.
+          // The very record read again: an earlier update wrote this stream's file and stopped
+          // before the head moved past it (a failed write, a crash), so what it derives from
+          // the file (the catalogue, `now`, the index of ends) may be missing.
           guard
             let copy = held.first(where: { $0.id == event.id })
               ?? added.first(where: { $0.id == event.id }),
             copy.device != event.device || copy.sequence != event.sequence
-          else { continue }
+          else { throw Untrusted(reason: "an earlier update of it stopped part-way") }
+          // A true duplicate. The copy first in merge order counts, as in a full read: a copy
+          // that sorts before the one held changes when the event happened, which only a full
+          // read can follow.
           if Self.mergeKey(event) < Self.mergeKey(copy) {
             throw Untrusted(
               reason: "event \(event.id) was delivered again in a copy that sorts first"
@@ -354,14 +359,21 @@ package final class SavedState: @unchecked Sendable {
       held.sort { Self.mergeKey($0) < Self.mergeKey($1) }
       if !rebuilding { try ChangeList.append([stream], in: files) }
       try writeStream(stream, held)
+      try ends.move(
+        Self.streamPath(stream),
+        from: old.last?.milliseconds,
+        to: held.last?.milliseconds
+      )
 
       var decoded: [FoldEvent] = []
       var failures: [String] = []
+      // Whether a revert it holds cannot be decoded either: its slice then leaves out every
+      // revert (``slice(_:)``), and differs from this fold.
+      var undecodable = false
       for stored in held {
-        if let failure = Journal.decode(stored, upcaster: upcaster, into: &decoded),
-          stored.stream == stream
-        {
-          failures.append("\(stored.location): \(failure.reason)")
+        if let failure = Journal.decode(stored, upcaster: upcaster, into: &decoded) {
+          undecodable = true
+          if stored.stream == stream { failures.append("\(stored.location): \(failure.reason)") }
         }
       }
       // The reverts held before decide what counted before: the same decoded events, less
@@ -393,9 +405,11 @@ package final class SavedState: @unchecked Sendable {
           head.quarantined[stream] = failure
           listed[id] = .some(nil)
           exercises[id] = [:]
+          dues.set(Self.streamPath(stream), nil)
         } else {
           head.quarantined[stream] = nil
           let state = Replayer.fold(decoded)
+          dues.set(Self.streamPath(stream), undecodable ? .max : Self.due(of: state))
           listed[id] = .some(Self.entry(of: id, in: state))
           if rebuilding {
             (exercises[id], years[id]) = Self.exerciseParts(of: id, in: state, history: decoded)
@@ -451,7 +465,11 @@ package final class SavedState: @unchecked Sendable {
     }
     if additions.keys.contains(where: { !$0.hasPrefix("workout:") }) {
       try saveLiveSplits(head.splits)
+      // The splits' slice as ``forEachSlice(_:)`` folds it.
+      dues.set("splits", Self.due(of: Replayer.fold(try slice(head.splits))))
     }
+    try ends.save()
+    try dues.save(stateFiles)
     head.positions = positions
     try saveHead(head)
     self.head = head
@@ -634,16 +652,18 @@ package final class SavedState: @unchecked Sendable {
 
   /// Keeps the records of `reverts` by id (`reverts/<bucket>`), for the streams whose events
   /// arrive after them.
-  private func storeReverts(_ reverts: [StoredEvent]) throws {
+  private func storeReverts(_ reverts: [StoredEvent], ends: inout Ends) throws {
     let byBucket = Dictionary(grouping: reverts) { Self.bucket(of: $0.id) }
     for (bucket, records) in byBucket {
-      var held = try heldReverts(bucket)
+      let old = try heldReverts(bucket)
+      var held = old
       for record in records where !held.contains(where: { $0.id == record.id }) {
         held.append(record)
       }
       var body: [UInt8] = []
       for record in held { body += try Self.encodeEvent(record) + [UInt8(ascii: "\n")] }
       try write("reverts/" + bucket, body)
+      try noteEnds(ofReverts: bucket, old: old, held: held, in: &ends)
     }
   }
 

@@ -141,6 +141,40 @@ final class FileMirror {
   }
 }
 
+/// A history's events handed on in random parts, as a sync service delivers them: the
+/// phone's as they come; the watch's held back while it is offline, then delivered late,
+/// before events already delivered.
+struct LateDeliveries {
+  private var waiting: ArraySlice<StoredEvent>
+  private var heldBack: [StoredEvent] = []
+
+  init(_ events: [StoredEvent]) {
+    waiting = events[...]
+  }
+
+  /// Whether every event was handed on.
+  var isEmpty: Bool { waiting.isEmpty && heldBack.isEmpty }
+
+  /// The next part.
+  mutating func next(using random: inout SplitMix64) -> [StoredEvent] {
+    let watchOffline = Int.random(in: 0..<3, using: &random) == 0 && !waiting.isEmpty
+    var delivered: [StoredEvent] = []
+    for _ in 0..<Int.random(in: 1...14, using: &random) {
+      guard let event = waiting.popFirst() else { break }
+      if event.device == "watch", watchOffline {
+        heldBack.append(event)
+      } else {
+        delivered.append(event)
+      }
+    }
+    if !watchOffline {
+      delivered = heldBack + delivered
+      heldBack = []
+    }
+    return delivered
+  }
+}
+
 /// The wall clock of a ``FileMirror``'s writers, set before each append.
 private final class WallClock: @unchecked Sendable {
   var milliseconds: Int64 = 0

@@ -16,31 +16,15 @@ extension RebuildTests {
     var session = try RandomSession(seed: seed)
     for _ in 0..<120 { session.step() }
     var random = SplitMix64(seed: seed ^ 0x39)
-    var waiting = try session.harness.store.readHistory().events[...]
-    var heldBack: [StoredEvent] = []
+    var deliveries = LateDeliveries(try session.harness.store.readHistory().events)
     let mirror = try FileMirror()
     let out = try makeTemporaryDirectory("rebuild-state")
     var modes: [RebuildReport.Mode] = []
     var quarantined: String?
     var round = 0
-    while !waiting.isEmpty || !heldBack.isEmpty {
+    while !deliveries.isEmpty {
       round += 1
-      // The next part: the phone's events as they come; the watch's held back while it is
-      // offline, then delivered late, before events already in the files.
-      let watchOffline = Int.random(in: 0..<3, using: &random) == 0 && !waiting.isEmpty
-      var delivered: [StoredEvent] = []
-      for _ in 0..<Int.random(in: 1...14, using: &random) {
-        guard let event = waiting.popFirst() else { break }
-        if event.device == "watch", watchOffline {
-          heldBack.append(event)
-        } else {
-          delivered.append(event)
-        }
-      }
-      if !watchOffline {
-        delivered = heldBack + delivered
-        heldBack = []
-      }
+      let delivered = deliveries.next(using: &random)
       try mirror.append(delivered)
       // Once, an event this build cannot read quarantines a workout already rebuilt.
       if quarantined == nil, round > 3, Int.random(in: 0..<4, using: &random) == 0,

@@ -177,6 +177,31 @@ import Darwin
     }
   }
 
+  /// An update of the state that wrote a stream's file and stopped before its head (a failed
+  /// write, a crash): the next command meets those events again, and reads everything again
+  /// rather than trust what the update did not get to write.
+  @Test func anUpdateThatStoppedBeforeItsHeadIsReadAgain() throws {
+    let fixture = try Fixture(seed: 3)
+    let split = try fixture.createSplit(
+      "Legs",
+      color: "blue",
+      ExercisePlan(name: "Squat", sets: 3, reps: 5, weight: 80, loadType: .weight)
+    )
+    let head = fixture.stateFolder.appendingPathComponent("head")
+    let before = try Data(contentsOf: head)
+    _ = try fixture.scoped(.splits).execute(
+      .startWorkout(split: split, timeZone: "UTC"),
+      device: "phone",
+      now: Date()
+    )
+    try before.write(to: head)
+    let state = try SavedState.open(journal: fixture.url, store: fixture.store())
+    #expect(state.rebuiltBecause?.contains("stopped part-way") == true)
+    for scope in [StateScope(openWorkouts: true), .workout(nil), StateScope(latestWorkout: true)] {
+      try Self.expectAgrees(fixture.scoped(scope), fixture.full(), scope, "stopped part-way")
+    }
+  }
+
   /// An event delivered again by another device, in a copy that sorts before the copy the
   /// state holds: the copy first in merge order counts, as in a full replay, whichever the
   /// state met first.
