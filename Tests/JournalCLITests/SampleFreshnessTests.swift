@@ -1,8 +1,9 @@
 import Foundation
-import JournalProjections
 import JournalSample
 import JournalTestSupport
 import Testing
+
+@testable import JournalProjections
 
 /// The checked-in `Journal/` and `Projections/` must be exactly what the
 /// generator and the rebuild produce today.

@@ -1,9 +1,9 @@
 import Foundation
-import JournalProjections
 import JournalTestSupport
 import Testing
 
 @testable import JournalCLI
+@testable import JournalProjections
 
 /// The bundled exercise catalog, the starter splits made from it and `exercise add --library`.
 @Suite struct StarterSplitTests {

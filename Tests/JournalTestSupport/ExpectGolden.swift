@@ -6,7 +6,7 @@ import Testing
 ///
 /// A missing file, or `JOURNAL_RECORD_GOLDEN=1`, records it and fails, so a recording is never
 /// mistaken for a pass.
-public func expectGolden(
+package func expectGolden(
   _ actual: Data,
   named name: String,
   filePath: String = #filePath,
@@ -34,7 +34,7 @@ public func expectGolden(
 }
 
 /// Describes the first line where two byte strings differ.
-public func firstDifference(_ expected: Data, _ actual: Data) -> String {
+package func firstDifference(_ expected: Data, _ actual: Data) -> String {
   let left = String(decoding: expected, as: UTF8.self).split(
     separator: "\n",
     omittingEmptySubsequences: false

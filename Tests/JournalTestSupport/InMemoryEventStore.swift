@@ -4,20 +4,20 @@ import JournalProjections
 
 /// An event store in memory, with the file store's merge order, for fast
 /// tests of everything above storage.
-public final class InMemoryEventStore: EventStore, @unchecked Sendable {
+package final class InMemoryEventStore: EventStore, @unchecked Sendable {
   private let lock = NSLock()
   private var events: [StoredEvent] = []
   /// Every append, in order, for tests that count them.
-  public private(set) var appendCount = 0
+  package private(set) var appendCount = 0
   /// The wall clock the next append reads, in milliseconds; tests move it.
-  public var wallClock: Int64 = 1_767_225_600_000  // 2026-01-01T00:00:00Z
+  package var wallClock: Int64 = 1_767_225_600_000  // 2026-01-01T00:00:00Z
 
-  public init(events: [StoredEvent] = []) { self.events = events }
+  package init(events: [StoredEvent] = []) { self.events = events }
 
   /// Every stored event, in merge order.
-  public var stored: [StoredEvent] { lock.withLock { events } }
+  package var stored: [StoredEvent] { lock.withLock { events } }
 
-  public func readHistory() throws -> (events: [StoredEvent], notices: [String]) {
+  package func readHistory() throws -> (events: [StoredEvent], notices: [String]) {
     lock.withLock {
       var seen: Set<String> = []
       var notices: [String] = []
@@ -30,7 +30,7 @@ public final class InMemoryEventStore: EventStore, @unchecked Sendable {
     }
   }
 
-  public func append(
+  package func append(
     _ batch: [EventToAppend],
     device: String,
     notBefore: (Int64, UInt32)?
@@ -68,7 +68,7 @@ public final class InMemoryEventStore: EventStore, @unchecked Sendable {
   }
 
   /// Adds already stored events, as a sync from another device would.
-  public func deliver(_ more: [StoredEvent]) {
+  package func deliver(_ more: [StoredEvent]) {
     lock.withLock { events += more }
   }
 
@@ -80,16 +80,16 @@ public final class InMemoryEventStore: EventStore, @unchecked Sendable {
 }
 
 /// Makes ids that sort in creation order and look like ULIDs.
-public final class SequentialIDs: @unchecked Sendable {
+package final class SequentialIDs: @unchecked Sendable {
   private var next: UInt64
   private let prefix: String
 
-  public init(prefix: String = "01J", start: UInt64 = 1) {
+  package init(prefix: String = "01J", start: UInt64 = 1) {
     self.prefix = prefix
     self.next = start
   }
 
-  public func make() -> String {
+  package func make() -> String {
     defer { next += 1 }
     let digits = String(next)
     return prefix + String(repeating: "0", count: 26 - prefix.count - digits.count) + digits

@@ -6,7 +6,7 @@ import Testing
 ///
 /// Records an issue (so a missing binary never passes silently) and throws
 /// when it cannot be found.
-public func journalBinary(sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
+package func journalBinary(sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
   var candidates: [URL] = []
   if let path = ProcessInfo.processInfo.environment["JOURNAL_BINARY"] {
     candidates.append(URL(fileURLWithPath: path))

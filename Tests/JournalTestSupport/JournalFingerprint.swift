@@ -23,12 +23,12 @@ import Darwin
 /// // … a command that must be refused …
 /// try JournalFingerprint(of: journal).expectUnchanged(from: before)
 /// ```
-public struct JournalFingerprint: Sendable, Hashable, CustomStringConvertible {
+package struct JournalFingerprint: Sendable, Hashable, CustomStringConvertible {
   /// Relative path → `type mode digest` (the digest of a file's bytes, or a link's target).
-  public var entries: [String: String]
+  package var entries: [String: String]
 
   /// Hashes the folder at `url`; a missing folder has no entries.
-  public init(of url: URL) throws {
+  package init(of url: URL) throws {
     entries = [:]
     try walk(url.path, relative: "")
   }
@@ -62,12 +62,12 @@ public struct JournalFingerprint: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The entries, one per line, sorted.
-  public var description: String {
+  package var description: String {
     entries.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "\n")
   }
 
   /// The entries that differ from `other`: added, removed or changed.
-  public func differences(from other: JournalFingerprint) -> [String] {
+  package func differences(from other: JournalFingerprint) -> [String] {
     let keys = Set(entries.keys).union(other.entries.keys).sorted()
     return keys.compactMap { key in
       switch (other.entries[key], entries[key]) {
@@ -80,7 +80,7 @@ public struct JournalFingerprint: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Expects the folder to hash as it did when `before` was taken.
-  public func expectUnchanged(
+  package func expectUnchanged(
     from before: JournalFingerprint,
     _ comment: String = "",
     sourceLocation: SourceLocation = #_sourceLocation
@@ -95,7 +95,7 @@ public struct JournalFingerprint: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Hashes the folder at `url`, runs `body`, and expects the folder unchanged.
-public func expectUnchanged<Result>(
+package func expectUnchanged<Result>(
   _ url: URL,
   _ comment: String = "",
   sourceLocation: SourceLocation = #_sourceLocation,
@@ -113,4 +113,4 @@ public func expectUnchanged<Result>(
 
 /// Whether this process can read files whatever their permissions (running as root), in
 /// which case `chmod 000` does not make a file unreadable and tests of it must be skipped.
-public var permissionsAreIgnored: Bool { geteuid() == 0 }
+package var permissionsAreIgnored: Bool { geteuid() == 0 }

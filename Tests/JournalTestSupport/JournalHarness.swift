@@ -5,16 +5,16 @@ import Testing
 
 /// A journal in memory with a clock the test moves: run commands, then look
 /// at the folded documents.
-public final class JournalHarness: @unchecked Sendable {
-  public let store: InMemoryEventStore
-  public let ids: SequentialIDs
-  public let journal: Journal
+package final class JournalHarness: @unchecked Sendable {
+  package let store: InMemoryEventStore
+  package let ids: SequentialIDs
+  package let journal: Journal
   /// The wall clock commands run at.
-  public var now: Date {
+  package var now: Date {
     didSet { store.wallClock = now.milliseconds }
   }
 
-  public init(
+  package init(
     now: Date = Date(timeIntervalSince1970: 1_767_225_600),
     store: InMemoryEventStore = InMemoryEventStore(),
     ids: SequentialIDs = SequentialIDs()
@@ -28,7 +28,7 @@ public final class JournalHarness: @unchecked Sendable {
 
   /// Runs `command` on `device` and moves the clock on by `advance` seconds.
   @discardableResult
-  public func run(
+  package func run(
     _ command: JournalCommand,
     device: String = "phone",
     at: Date? = nil,
@@ -42,7 +42,7 @@ public final class JournalHarness: @unchecked Sendable {
 
   /// Expects `command` to be refused with a message containing `message`,
   /// and the store to be unchanged.
-  public func expectRefused(
+  package func expectRefused(
     _ command: JournalCommand,
     at: Date? = nil,
     containing message: String,
@@ -71,17 +71,18 @@ public final class JournalHarness: @unchecked Sendable {
   }
 
   /// The folded state now.
-  public var state: JournalState { journal.state() }
+  package var state: JournalState { journal.state() }
 
   /// The only live workout.
-  public func workout(sourceLocation: SourceLocation = #_sourceLocation) throws -> WorkoutDocument {
+  package func workout(sourceLocation: SourceLocation = #_sourceLocation) throws -> WorkoutDocument
+  {
     let live = state.liveWorkouts
     #expect(live.count == 1, sourceLocation: sourceLocation)
     return try #require(live.last?.document, sourceLocation: sourceLocation)
   }
 
   /// The log of the only live workout named `name`.
-  public func log(
+  package func log(
     _ name: String,
     sourceLocation: SourceLocation = #_sourceLocation
   ) throws
@@ -95,7 +96,7 @@ public final class JournalHarness: @unchecked Sendable {
 
   /// A split with a weighted, a bodyweight and a timed exercise.
   @discardableResult
-  public func makeUpperBody(name: String = "Upper Body") throws -> String {
+  package func makeUpperBody(name: String = "Upper Body") throws -> String {
     let events = try run(
       .createSplit(
         SplitSettings(

@@ -6,7 +6,7 @@ import Foundation
 /// (`atexit`), so a run of the suite leaves nothing behind in the system's temporary
 /// folder. Set `WJ_KEEP_TEST_DIRECTORIES=1` to keep them for a look after a failure; the
 /// folder's path is then printed at exit.
-public func makeTemporaryDirectory(_ label: String = "test") throws -> URL {
+package func makeTemporaryDirectory(_ label: String = "test") throws -> URL {
   let url = TestScratch.root
     .appendingPathComponent("\(label)-\(UUID().uuidString)", isDirectory: true)
   try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -213,7 +213,7 @@ final class Comparison {
         record.stream == row.stream, record.type == row.type, record.version == row.version,
         record.payload == row.payload
       else {
-        throw SQLiteError("row \(index + 1) differs from \(record.location)")
+        throw SQLiteError("row \(index + 1) differs from event '\(record.id)'")
       }
     }
   }

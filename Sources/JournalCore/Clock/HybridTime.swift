@@ -42,12 +42,12 @@ public struct HybridTime: Sendable, Hashable, Comparable, CustomStringConvertibl
 /// clock.tick(wall: 900)    // 1000.1: the wall clock stepped back
 /// clock.tick(wall: 1_200)  // 1200.0
 /// ```
-public struct HybridLogicalClock: Sendable, Hashable {
+struct HybridLogicalClock: Sendable, Hashable {
   /// The last reading returned (or the starting point).
-  public private(set) var last: HybridTime
+  private(set) var last: HybridTime
 
   /// Creates a clock whose readings will all be after `last`.
-  public init(last: HybridTime = .zero) { self.last = last }
+  init(last: HybridTime = .zero) { self.last = last }
 
   /// Returns the next reading.
   ///
@@ -57,7 +57,7 @@ public struct HybridLogicalClock: Sendable, Hashable {
   ///     another device.
   /// - Returns: The wall time with counter 0 when the wall clock is ahead of everything seen;
   ///   otherwise the latest reading seen with its counter plus one.
-  public mutating func tick(wall: Int64, notBefore: HybridTime? = nil) -> HybridTime {
+  mutating func tick(wall: Int64, notBefore: HybridTime? = nil) -> HybridTime {
     let base = max(last, notBefore ?? .zero)
     let next: HybridTime
     if wall > base.milliseconds {
@@ -72,7 +72,7 @@ public struct HybridLogicalClock: Sendable, Hashable {
   }
 
   /// Moves the clock to at least `time` without producing a reading.
-  public mutating func observe(_ time: HybridTime) {
+  mutating func observe(_ time: HybridTime) {
     last = max(last, time)
   }
 }

@@ -19,29 +19,29 @@ public struct EventRecord: Sendable, Hashable {
   public var version: Int
   /// The payload object, as stored.
   ///
-  /// Built from ``storedPayload`` when asked for: reading a journal keeps the checked bytes.
+  /// Built from the stored bytes when asked for: reading a journal keeps the checked bytes.
   public var payload: JSONValue {
     get { storedPayload.value }
     set { storedPayload = JSONPayload(newValue) }
   }
   /// The payload object: the checked bytes of a record read from a log, else the value.
-  public var storedPayload: JSONPayload
+  package var storedPayload: JSONPayload
   /// The SHA-256 of the previous record's line of the same device (``SHA256Digest/zero`` for
   /// the first).
-  public var previousHash: SHA256Digest
+  package var previousHash: SHA256Digest
   /// The SHA-256 of this record's line without its newline: the next record's
   /// ``previousHash``.
   ///
   /// Set on records a ``DeviceWriter`` appends and on those ``EventLog/verify()`` checks;
   /// nil on records read by ``EventLog/readHistory()`` and ``EventLog/readDevice(_:)``,
-  /// which check checksums, not the hash chain (a ``DevicePosition`` holds the hash of a
+  /// which check checksums, not the hash chain (a `DevicePosition` holds the hash of a
   /// device's last record read). Derived from the line, it is not part of equality.
-  public var hash: SHA256Digest?
+  package var hash: SHA256Digest?
   /// Where the record is stored.
-  public var location: RecordLocation
+  package var location: RecordLocation
 
   /// Creates a record value; records are normally read or written, not made by hand.
-  public init(
+  package init(
     id: ULID,
     device: String,
     sequence: UInt64,
@@ -70,7 +70,7 @@ public struct EventRecord: Sendable, Hashable {
   }
 
   /// Creates a record value with its payload as stored.
-  public init(
+  package init(
     id: ULID,
     device: String,
     sequence: UInt64,
@@ -98,23 +98,23 @@ public struct EventRecord: Sendable, Hashable {
 }
 
 /// The place of a record: a file relative to the journal folder and a 1-based line.
-public struct RecordLocation: Sendable, Hashable, CustomStringConvertible {
+package struct RecordLocation: Sendable, Hashable, CustomStringConvertible {
   /// The segment file, relative to the journal folder, such as `devices/phone/000001.jsonl`.
-  public var file: String
+  package var file: String
   /// The 1-based line number in ``file``.
-  public var line: Int
+  package var line: Int
 
   /// Creates a location.
-  public init(file: String, line: Int) {
+  package init(file: String, line: Int) {
     self.file = file
     self.line = line
   }
 
-  public var description: String { "\(file):\(line)" }
+  package var description: String { "\(file):\(line)" }
 }
 
 extension EventRecord {
-  /// Records are equal when every field but ``hash`` is: the hash is derived from the line
+  /// Records are equal when every field but the hash is: the hash is derived from the line
   /// and only some records carry it.
   public static func == (lhs: EventRecord, rhs: EventRecord) -> Bool {
     lhs.id == rhs.id && lhs.device == rhs.device && lhs.sequence == rhs.sequence

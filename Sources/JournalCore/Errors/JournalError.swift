@@ -41,7 +41,7 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let refusedFile = Kind(rawValue: "refusedFile")
     /// A journal folder that others than its owner may write to; fix with `chmod 700`.
     public static let unsafePermissions = Kind(rawValue: "unsafePermissions")
-    /// A ``DevicePosition`` that no longer names the record it was taken at.
+    /// A device position that no longer names the record it was taken at.
     ///
     /// Its segment is missing, shorter, or holds other bytes there. Read the whole history instead.
     public static let positionChanged = Kind(rawValue: "positionChanged")

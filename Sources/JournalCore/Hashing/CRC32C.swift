@@ -6,40 +6,40 @@ internal import ProcessorHashing
 /// and ext4. `CRC32C.checksum(Array("123456789".utf8)) == 0xE306_9283`. Computed by the
 /// processor's `crc32` instruction where it has one (`ProcessorHashing`), else table-driven,
 /// eight bytes at a time ("slicing-by-8"). Both give the same bits.
-public struct CRC32C: Sendable, Hashable {
+package struct CRC32C: Sendable, Hashable {
   /// The checksum of the bytes fed so far.
-  public private(set) var value: UInt32 = 0
+  package private(set) var value: UInt32 = 0
   /// Whether to use the tables even where the processor has a CRC-32C instruction (the tests
   /// compare the two).
   private var portable = false
 
   /// Creates a checksum of no bytes.
-  public init() {}
+  package init() {}
 
   /// Creates a checksum of no bytes that never uses the processor's CRC-32C instruction.
   init(portable: Bool) { self.portable = portable }
 
   /// Checksums are equal when their values are, however they were computed.
-  public static func == (lhs: CRC32C, rhs: CRC32C) -> Bool { lhs.value == rhs.value }
+  package static func == (lhs: CRC32C, rhs: CRC32C) -> Bool { lhs.value == rhs.value }
 
-  public func hash(into hasher: inout Hasher) { hasher.combine(value) }
+  package func hash(into hasher: inout Hasher) { hasher.combine(value) }
 
   /// The checksum of `bytes`.
-  public static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
+  package static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
     var crc = CRC32C()
     crc.update(bytes)
     return crc.value
   }
 
   /// The checksum of the memory in `buffer`.
-  public static func checksum(_ buffer: UnsafeRawBufferPointer) -> UInt32 {
+  package static func checksum(_ buffer: UnsafeRawBufferPointer) -> UInt32 {
     var crc = CRC32C()
     crc.update(buffer)
     return crc.value
   }
 
   /// Adds `bytes` to the checksum.
-  public mutating func update(_ bytes: some Sequence<UInt8>) {
+  package mutating func update(_ bytes: some Sequence<UInt8>) {
     let done: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
     if done == nil {
       let copy = Array(bytes)
@@ -48,7 +48,7 @@ public struct CRC32C: Sendable, Hashable {
   }
 
   /// Adds the memory in `buffer` to the checksum.
-  public mutating func update(_ buffer: UnsafeRawBufferPointer) {
+  package mutating func update(_ buffer: UnsafeRawBufferPointer) {
     if !portable, let crc = ProcessorHashing.crc32c(~value, buffer) {
       value = ~crc
       return

@@ -2,10 +2,10 @@
 /// result, in five cheap steps.
 ///
 /// Not a hash of bytes: it spreads one word's bits, for the history digest's lanes.
-public enum Murmur3 {
+package enum Murmur3 {
   /// `fmix64(value)`.
   @inlinable
-  public static func mix(_ value: UInt64) -> UInt64 {
+  package static func mix(_ value: UInt64) -> UInt64 {
     var x = value
     x ^= x >> 33
     x &*= 0xFF51_AFD7_ED55_8CCD

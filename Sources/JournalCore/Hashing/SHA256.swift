@@ -11,7 +11,7 @@ internal import ProcessorHashing
 /// let digest = SHA256.hash(Array("abc".utf8))
 /// digest.hexString  // "ba7816bf…"
 /// ```
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
   private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
     0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a,
     0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
@@ -23,13 +23,13 @@ public struct SHA256: Sendable {
   private var portable = false
 
   /// Creates a hasher with no input.
-  public init() {}
+  package init() {}
 
   /// Creates a hasher with no input that never uses the processor's SHA instructions.
   init(portable: Bool) { self.portable = portable }
 
   /// Hashes `bytes` in one call.
-  public static func hash(_ bytes: some Sequence<UInt8>) -> SHA256Digest {
+  package static func hash(_ bytes: some Sequence<UInt8>) -> SHA256Digest {
     if let digest = bytes.withContiguousStorageIfAvailable({ hash(UnsafeRawBufferPointer($0)) }) {
       return digest
     }
@@ -39,7 +39,7 @@ public struct SHA256: Sendable {
   }
 
   /// Hashes the memory in `buffer` in one call, without allocating.
-  public static func hash(_ buffer: UnsafeRawBufferPointer) -> SHA256Digest {
+  package static func hash(_ buffer: UnsafeRawBufferPointer) -> SHA256Digest {
     hash(buffer, portable: false)
   }
 
@@ -66,7 +66,7 @@ public struct SHA256: Sendable {
   }
 
   /// Adds `bytes` to the message.
-  public mutating func update(_ bytes: some Sequence<UInt8>) {
+  package mutating func update(_ bytes: some Sequence<UInt8>) {
     let done: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
     if done == nil {
       let copy = Array(bytes)
@@ -75,7 +75,7 @@ public struct SHA256: Sendable {
   }
 
   /// Adds the memory in `buffer` to the message.
-  public mutating func update(_ buffer: UnsafeRawBufferPointer) {
+  package mutating func update(_ buffer: UnsafeRawBufferPointer) {
     guard !buffer.isEmpty else { return }
     length &+= UInt64(buffer.count)
     var offset = 0
@@ -104,7 +104,7 @@ public struct SHA256: Sendable {
   /// Pads the message and returns its digest.
   ///
   /// The hasher must not be used afterwards.
-  public mutating func finalize() -> SHA256Digest {
+  package mutating func finalize() -> SHA256Digest {
     let bitLength = length &* 8
     var tail = pending
     tail.append(0x80)
@@ -225,18 +225,18 @@ private func round(
 }
 
 /// A 32-byte SHA-256 digest, written as 64 lowercase hexadecimal digits.
-public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
+package struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
   private var w0, w1, w2, w3, w4, w5, w6, w7: UInt32
 
   /// The digest of nothing but zeros: the `prev` of a device's first record.
-  public static let zero = SHA256Digest(words: (0, 0, 0, 0, 0, 0, 0, 0))
+  package static let zero = SHA256Digest(words: (0, 0, 0, 0, 0, 0, 0, 0))
 
   init(words: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)) {
     (w0, w1, w2, w3, w4, w5, w6, w7) = words
   }
 
   /// Parses 64 lowercase hexadecimal digits; nil for anything else.
-  public init?(hexString: some StringProtocol) {
+  package init?(hexString: some StringProtocol) {
     var text = String(hexString)
     guard let digest = text.withUTF8({ SHA256Digest(hexUTF8: UnsafeRawBufferPointer($0)) }) else {
       return nil
@@ -257,7 +257,7 @@ public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The 32 bytes of the digest, most significant first.
-  public var bytes: [UInt8] {
+  package var bytes: [UInt8] {
     var result: [UInt8] = []
     result.reserveCapacity(32)
     for word in [w0, w1, w2, w3, w4, w5, w6, w7] {
@@ -267,9 +267,9 @@ public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The 64 lowercase hexadecimal digits of the digest.
-  public var hexString: String { String(decoding: hexBytes, as: UTF8.self) }
+  package var hexString: String { String(decoding: hexBytes, as: UTF8.self) }
 
-  public var description: String { hexString }
+  package var description: String { hexString }
 
   /// The ASCII bytes of ``hexString``.
   var hexBytes: [UInt8] {

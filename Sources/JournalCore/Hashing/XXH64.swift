@@ -7,7 +7,7 @@
 /// (`docs/Rebuild.md`). Written from the specification
 /// (`xxhash_spec.md`, "XXH64 algorithm description"); test vectors come from the reference
 /// implementation.
-public enum XXH64 {
+package enum XXH64 {
   private static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
   private static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
   private static let prime3: UInt64 = 0x1656_67B1_9E37_79F9
@@ -15,12 +15,12 @@ public enum XXH64 {
   private static let prime5: UInt64 = 0x27D4_EB2F_1656_67C5
 
   /// The hash of `bytes` with `seed`.
-  public static func hash(_ bytes: [UInt8], seed: UInt64 = 0) -> UInt64 {
+  package static func hash(_ bytes: [UInt8], seed: UInt64 = 0) -> UInt64 {
     bytes.withUnsafeBytes { hash($0, seed: seed) }
   }
 
   /// The hash of `buffer` with `seed`.
-  public static func hash(_ buffer: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
+  package static func hash(_ buffer: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
     let count = buffer.count
     var offset = 0
     var h: UInt64
@@ -70,7 +70,7 @@ public enum XXH64 {
   }
 
   /// The hash of `bytes` as 16 lowercase hexadecimal digits.
-  public static func hex(_ bytes: [UInt8]) -> String {
+  package static func hex(_ bytes: [UInt8]) -> String {
     let digits = String(hash(bytes), radix: 16)
     return String(repeating: "0", count: 16 - digits.count) + digits
   }

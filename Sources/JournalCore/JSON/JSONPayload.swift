@@ -14,7 +14,7 @@ import Darwin
 ///
 /// Equality and hashing are those of ``value``: a payload read from bytes equals the same
 /// payload built as a value.
-public struct JSONPayload: Sendable, Hashable {
+package struct JSONPayload: Sendable, Hashable {
   @usableFromInline enum Storage: Sendable {
     case value(JSONValue)
     /// Checked bytes: `count` of them from `start` in `buffer`, which may hold the
@@ -25,14 +25,14 @@ public struct JSONPayload: Sendable, Hashable {
   @usableFromInline var storage: Storage
 
   /// A payload built as a value.
-  public init(_ value: JSONValue) { storage = .value(value) }
+  package init(_ value: JSONValue) { storage = .value(value) }
 
   /// A payload from bytes holding exactly one JSON value, with no whitespace around it,
   /// checked here.
   ///
   /// - Throws: ``JournalError`` of kind ``JournalError/Kind/malformedJSON`` naming the byte
   ///   offset of the problem, as ``JSONValue/parse(_:)-(Collection<UInt8>)`` would.
-  public init(checking bytes: [UInt8]) throws {
+  package init(checking bytes: [UInt8]) throws {
     guard bytes.count <= UInt32.max else {
       throw JournalError(
         .malformedJSON,
@@ -68,7 +68,7 @@ public struct JSONPayload: Sendable, Hashable {
   }
 
   /// The payload as a value, parsed from its bytes when it was read.
-  public var value: JSONValue {
+  package var value: JSONValue {
     switch storage {
     case .value(let value): return value
     case .bytes(let bytes, let start, let count):
@@ -91,7 +91,7 @@ public struct JSONPayload: Sendable, Hashable {
   ///
   /// - Throws: ``JournalError`` of kind ``JournalError/Kind/invalidValue`` for a value
   ///   holding a NaN or infinite number, which JSON cannot represent.
-  public func slice() throws -> JSONSlice {
+  package func slice() throws -> JSONSlice {
     switch storage {
     case .bytes(let bytes, let start, let count):
       return JSONSlice(bytes: bytes, range: Int(start)..<Int(start) + Int(count))
@@ -101,7 +101,7 @@ public struct JSONPayload: Sendable, Hashable {
     }
   }
 
-  public static func == (lhs: JSONPayload, rhs: JSONPayload) -> Bool {
+  package static func == (lhs: JSONPayload, rhs: JSONPayload) -> Bool {
     if case .bytes(let left, let leftStart, let leftCount) = lhs.storage,
       case .bytes(let right, let rightStart, let rightCount) = rhs.storage,
       leftCount == rightCount,
@@ -113,11 +113,11 @@ public struct JSONPayload: Sendable, Hashable {
     return lhs.value == rhs.value
   }
 
-  public func hash(into hasher: inout Hasher) { hasher.combine(value) }
+  package func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
 
 /// One checked JSON value inside a payload's bytes, read without building its containers.
-public struct JSONSlice: Sendable {
+package struct JSONSlice: Sendable {
   /// The whole payload.
   let bytes: [UInt8]
   /// This value's bytes in ``bytes``, without surrounding whitespace.
@@ -125,10 +125,10 @@ public struct JSONSlice: Sendable {
 
   private var first: UInt8 { bytes[range.lowerBound] }
 
-  public var isNull: Bool { first == UInt8(ascii: "n") }
+  package var isNull: Bool { first == UInt8(ascii: "n") }
 
   /// The value, built: cheap for strings, numbers and literals.
-  public var value: JSONValue {
+  package var value: JSONValue {
     bytes.withUnsafeBytes { buffer in
       var parser = JSONParser(UnsafeRawBufferPointer(rebasing: buffer[range]))
       do throws(JSONParser.Failure) {
@@ -142,7 +142,7 @@ public struct JSONSlice: Sendable {
 
   /// The value as a string, nil when it is not one; read straight from the bytes when it
   /// has no escape.
-  public var stringValue: String? {
+  package var stringValue: String? {
     guard first == UInt8(ascii: "\"") else { return nil }
     let content = range.lowerBound + 1..<range.upperBound - 1
     return bytes.withUnsafeBytes { buffer in
@@ -155,7 +155,7 @@ public struct JSONSlice: Sendable {
 
   /// The value as an integer, as ``JSONValue/intValue`` gives it; read straight from the
   /// bytes when written as a plain integer.
-  public var intValue: Int64? {
+  package var intValue: Int64? {
     let plain = bytes.withUnsafeBytes { buffer -> Int64? in
       var parser = JSONParser(UnsafeRawBufferPointer(rebasing: buffer[range]))
       guard let number = parser.parsePlainInteger(), parser.index == range.count else {
@@ -167,7 +167,7 @@ public struct JSONSlice: Sendable {
   }
 
   /// The elements, when the value is an array.
-  public var elements: [JSONSlice]? {
+  package var elements: [JSONSlice]? {
     guard first == UInt8(ascii: "[") else { return nil }
     return bytes.withUnsafeBytes { buffer -> [JSONSlice] in
       var parser = JSONParser(buffer)
@@ -189,7 +189,7 @@ public struct JSONSlice: Sendable {
   }
 
   /// The members, when the value is an object.
-  public var object: JSONObjectSlice? {
+  package var object: JSONObjectSlice? {
     guard first == UInt8(ascii: "{") else { return nil }
     return JSONObjectSlice(self)
   }
@@ -197,7 +197,7 @@ public struct JSONSlice: Sendable {
 
 /// A checked JSON object inside a payload's bytes: its members found once, looked up by key
 /// by comparing bytes.
-public struct JSONObjectSlice: Sendable {
+package struct JSONObjectSlice: Sendable {
   private struct Member: Sendable {
     /// The key's bytes between the quotes.
     var key: Range<Int>
@@ -250,7 +250,7 @@ public struct JSONObjectSlice: Sendable {
   }
 
   /// The member `key`, nil when absent.
-  public subscript(key: String) -> JSONSlice? {
+  package subscript(key: String) -> JSONSlice? {
     var key = key
     return key.withUTF8 { wanted -> JSONSlice? in
       bytes.withUnsafeBufferPointer { buffer -> JSONSlice? in
@@ -273,7 +273,7 @@ public struct JSONObjectSlice: Sendable {
   }
 
   /// The keys, in the order they are stored.
-  public var keys: [String] {
+  package var keys: [String] {
     members.map { member in
       member.escapedKey ?? String(decoding: bytes[member.key], as: UTF8.self)
     }

@@ -91,7 +91,7 @@ func utf8Precedes(_ a: String, _ b: String) -> Bool {
 /// Appends `value` in decimal: the one integer writer of the record lines, canonical JSON and
 /// the app's documents.
 @inlinable
-public func appendDecimal(_ value: some BinaryInteger, to output: inout [UInt8]) {
+package func appendDecimal(_ value: some BinaryInteger, to output: inout [UInt8]) {
   if value >= 0 && value < 10 {
     output.append(UInt8(ascii: "0") + UInt8(value))
     return

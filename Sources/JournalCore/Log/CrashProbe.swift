@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Not for applications: the name is underscored in the tool because the loop exists to be
 /// killed.
-public enum CrashProbe {
+package enum CrashProbe {
   /// Appends `count` events to `device`, one durable append at a time, and reports each
   /// acknowledged sequence number through `output` right after its append returns.
   ///
@@ -21,7 +21,7 @@ public enum CrashProbe {
   ///   - output: Receives each acknowledged sequence number as decimal text; it should
   ///     write a line and flush, so the number is out before the next append starts.
   /// - Throws: ``JournalError``.
-  public static func appendLoop(
+  package static func appendLoop(
     journal: URL,
     device: String,
     count: Int,

@@ -15,22 +15,22 @@
 /// ```json
 /// {"segment":3,"offset":81234,"line":310,"sequence":2410,"length":271,"hash":"9f…"}
 /// ```
-public struct DevicePosition: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct DevicePosition: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The segment number holding the boundary record (`3` for `000003.jsonl`).
-  public var segment: Int
+  package var segment: Int
   /// The byte offset in that segment just past the boundary record's newline.
-  public var offset: Int
+  package var offset: Int
   /// The boundary record's 1-based line in its segment.
-  public var line: Int
+  package var line: Int
   /// The boundary record's sequence number.
-  public var sequence: UInt64
+  package var sequence: UInt64
   /// The boundary record's line length in bytes, without its newline.
-  public var length: Int
+  package var length: Int
   /// The SHA-256 of the boundary record's line without its newline.
-  public var hash: SHA256Digest
+  package var hash: SHA256Digest
 
   /// Creates a position.
-  public init(
+  package init(
     segment: Int,
     offset: Int,
     line: Int,
@@ -58,7 +58,7 @@ public struct DevicePosition: Sendable, Hashable, Codable, CustomStringConvertib
     )
   }
 
-  public var description: String {
+  package var description: String {
     "\(Segment.fileName(segment)):\(line) (seq \(sequence), byte \(offset), \(hash))"
   }
 
@@ -67,7 +67,7 @@ public struct DevicePosition: Sendable, Hashable, Codable, CustomStringConvertib
   }
 
   /// Decodes a position, refusing numbers out of range and a malformed hash.
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     segment = try container.decode(Int.self, forKey: .segment)
     offset = try container.decode(Int.self, forKey: .offset)
@@ -94,7 +94,7 @@ public struct DevicePosition: Sendable, Hashable, Codable, CustomStringConvertib
   }
 
   /// Encodes the position; the hash as 64 lowercase hex digits.
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(segment, forKey: .segment)
     try container.encode(offset, forKey: .offset)

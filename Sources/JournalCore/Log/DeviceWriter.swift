@@ -218,7 +218,7 @@ public final class DeviceWriter: @unchecked Sendable {
   ///
   /// A reader that read up to the position the writer had when it opened can move its own
   /// position to this one after an append.
-  public var position: DevicePosition? { mutex.locked { positionValue } }
+  package var position: DevicePosition? { mutex.locked { positionValue } }
 
   /// The clock reading of the device's last record; new records sort after it.
   public var lastTime: HybridTime { mutex.locked { clock.last } }

@@ -2,24 +2,24 @@ import Dispatch
 import Foundation
 
 /// One device's records, in order, as far as they can be trusted.
-public struct DeviceHistory: Sendable {
+struct DeviceHistory: Sendable {
   /// The device.
-  public var device: String
+  var device: String
   /// Its records in file order (sequence 1, 2, 3…), up to any corruption.
-  public var records: [EventRecord]
+  var records: [EventRecord]
   /// Torn tails that were not read.
-  public var notices: [RecoveryNotice]
+  var notices: [RecoveryNotice]
   /// The corruption that ended the history early, if any: nothing after it was used.
-  public var stoppedBy: JournalError?
+  var stoppedBy: JournalError?
   /// The end of the last record read (or of the record a read resumed after, when it read
   /// nothing new); nil when the device has no record that could be read.
-  public var position: DevicePosition?
+  var position: DevicePosition?
   /// The branches of the device's history found in copies a file-sync service left and in
   /// branch files (see ``Fork``); their records are not in ``records``.
-  public var forks: [Fork] = []
+  var forks: [Fork] = []
 
   /// Creates a device's history.
-  public init(
+  init(
     device: String,
     records: [EventRecord],
     notices: [RecoveryNotice],
@@ -62,14 +62,14 @@ public struct JournalHistory: Sendable {
   ///
   /// ``EventLog/readHistory(after:)`` resumes from them. Devices with no readable record have
   /// none.
-  public var positions: [String: DevicePosition] = [:]
+  package var positions: [String: DevicePosition] = [:]
   /// The branches found outside the devices' segments, device by device (see ``Fork``).
   ///
   /// A device read whole hands on the records of its branches with the rest; a device read
   /// after a position lists its branches here and hands on none of their records.
   public var forks: [Fork] = []
 
-  @usableFromInline init(
+  package init(
     runs: [[EventRecord]],
     order: [UInt64],
     duplicates: [Duplicate],
@@ -97,9 +97,9 @@ public struct JournalHistory: Sendable {
     /// The repeated event id.
     public var id: ULID
     /// Where the record that was handed on is stored.
-    public var kept: RecordLocation
+    package var kept: RecordLocation
     /// Where the skipped copy is stored.
-    public var skipped: RecordLocation
+    package var skipped: RecordLocation
 
     public var description: String {
       "\(skipped): note: duplicate of event '\(id)' at \(kept); skipped"
@@ -144,7 +144,7 @@ extension EventLog {
   /// - Throws: ``JournalError`` of kind ``JournalError/Kind/invalidDeviceName`` or
   ///   ``JournalError/Kind/io``.
   /// - Complexity: O(n) in the device's bytes.
-  public func readDevice(_ device: String) throws -> DeviceHistory {
+  func readDevice(_ device: String) throws -> DeviceHistory {
     try readDevice(device, after: nil)
   }
 
@@ -156,7 +156,7 @@ extension EventLog {
   ///   record at `position` is not there any more, ``JournalError/Kind/invalidDeviceName``
   ///   or ``JournalError/Kind/io``.
   /// - Complexity: O(n) in the bytes after `position`, plus the device's file names.
-  public func readDevice(
+  func readDevice(
     _ device: String,
     after position: DevicePosition?
   ) throws -> DeviceHistory {
@@ -514,7 +514,7 @@ extension EventLog {
   ///   caller should read the whole history instead. ``JournalError/Kind/io``.
   /// - Complexity: O(n × d) for the n records after the positions on d devices, plus the
   ///   file names of each device; O(1) per segment before a position.
-  public func readHistory(after positions: [String: DevicePosition]) throws -> JournalHistory {
+  package func readHistory(after positions: [String: DevicePosition]) throws -> JournalHistory {
     var names = try deviceNames()
     for (device, position) in positions where !names.contains(device) {
       try EventLog.validateDeviceName(device)

@@ -31,7 +31,7 @@ public struct Fork: Sendable, Hashable, CustomStringConvertible {
   /// How many records the device's segments hold after the record in common.
   public var mainCount: Int
   /// The SHA-256 of the branch's last record: what a heal names in `merge`.
-  public var head: SHA256Digest
+  package var head: SHA256Digest
   /// Whether ``file`` is a branch file a heal wrote into the device's folder.
   public var isBranchFile: Bool
   /// Whether every record of ``file`` is also in the device's own files (its segments and
@@ -39,7 +39,7 @@ public struct Fork: Sendable, Hashable, CustomStringConvertible {
   public var isHeld: Bool
 
   /// Creates a fork description.
-  public init(
+  package init(
     device: String,
     file: String,
     anchorFile: String,

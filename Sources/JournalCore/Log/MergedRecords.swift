@@ -26,7 +26,7 @@ import Foundation
 ///
 /// Reading stops at the end of every device, at a corrupt record (``errors``) or at the
 /// device's limit.
-public struct MergedRecords: Sendable {
+package struct MergedRecords: Sendable {
   /// One device: the records read and not yet handed on, and the segments still to read.
   private struct Source: Sendable {
     var history: DeviceHistory
@@ -100,7 +100,7 @@ public struct MergedRecords: Sendable {
   /// listed.
   var folderCopies: [RecoveryNotice] = []
   /// Records skipped because an earlier record had the same event id.
-  public private(set) var duplicates: [JournalHistory.Duplicate] = []
+  package private(set) var duplicates: [JournalHistory.Duplicate] = []
 
   /// Merges devices already read whole.
   init(devices: [EventLog.DeviceRuns]) {
@@ -175,7 +175,7 @@ public struct MergedRecords: Sendable {
   ///
   /// - Throws: ``JournalError`` of kind ``JournalError/Kind/io`` when a segment cannot be
   ///   read.
-  public mutating func next(_ count: Int) throws -> [EventRecord] {
+  package mutating func next(_ count: Int) throws -> [EventRecord] {
     var batch: [EventRecord] = []
     // Reserved whole: grown by doubling as records arrive, a batch held half as much again
     // while it was copied, the largest allocation of a streamed read. Pages never written
@@ -372,13 +372,13 @@ public struct MergedRecords: Sendable {
   ///
   /// For every device in name order: sync artefacts, gaps, torn tails; then copies of device
   /// folders. Complete once ``next(_:)`` has returned an empty batch.
-  public var notices: [RecoveryNotice] { sources.flatMap(\.history.notices) + folderCopies }
+  package var notices: [RecoveryNotice] { sources.flatMap(\.history.notices) + folderCopies }
 
   /// Devices whose history stopped early at a corrupt record.
-  public var errors: [JournalError] { sources.compactMap(\.history.stoppedBy) }
+  package var errors: [JournalError] { sources.compactMap(\.history.stoppedBy) }
 
   /// The end of each device's last record read, by device.
-  public var positions: [String: DevicePosition] {
+  package var positions: [String: DevicePosition] {
     var positions: [String: DevicePosition] = [:]
     for source in sources {
       if let position = source.history.position { positions[source.history.device] = position }
@@ -388,7 +388,7 @@ public struct MergedRecords: Sendable {
 
   /// How many records were read from each device, duplicates included: the limits that make
   /// a second read of the same files stop where this one did.
-  public var counts: [String: Int] {
+  package var counts: [String: Int] {
     var counts: [String: Int] = [:]
     for source in sources where !source.isBranch { counts[source.history.device] = source.read }
     return counts
@@ -396,7 +396,7 @@ public struct MergedRecords: Sendable {
 
   /// The branches found outside the devices' segments (see ``Fork``), whose records are
   /// handed on with the rest.
-  public var forks: [Fork] { sources.flatMap(\.history.forks) }
+  package var forks: [Fork] { sources.flatMap(\.history.forks) }
 }
 
 extension EventLog {
@@ -414,7 +414,7 @@ extension EventLog {
   /// - Returns: the merge, ready to hand on its first batch.
   /// - Throws: ``JournalError`` of kind ``JournalError/Kind/io`` when the devices cannot be
   ///   listed.
-  public func mergedRecords(
+  package func mergedRecords(
     limits: [String: Int]? = nil,
     skipping duplicates: [JournalHistory.Duplicate]? = nil
   ) throws -> MergedRecords {

@@ -5,13 +5,13 @@ import Foundation
 /// Nothing here reads a clock: `at` is when the action happens (now, or the
 /// back-dated `--at`), `now` is the caller's clock for the "not in the future"
 /// check, and `newID` makes ids for new splits, exercises, workouts and logs.
-public struct CommandValidator {
-  public var state: JournalState
-  public var at: Date
-  public var now: Date
-  public var newID: () -> String
+struct CommandValidator {
+  var state: JournalState
+  var at: Date
+  var now: Date
+  var newID: () -> String
 
-  public init(state: JournalState, at: Date, now: Date, newID: @escaping () -> String) {
+  init(state: JournalState, at: Date, now: Date, newID: @escaping () -> String) {
     self.state = state
     self.at = at
     self.now = now
@@ -21,7 +21,7 @@ public struct CommandValidator {
   /// The events `command` appends, or why it is refused.
   ///
   /// - Throws: ``CommandError`` when the command does not fit the state.
-  public mutating func events(for command: JournalCommand) throws(CommandError) -> [PendingEvent] {
+  mutating func events(for command: JournalCommand) throws(CommandError) -> [PendingEvent] {
     guard at.timeIntervalSince(now) <= Limits.futureSlack else {
       throw CommandError("time \(ISO8601DateFormatter().string(from: at)) is in the future")
     }

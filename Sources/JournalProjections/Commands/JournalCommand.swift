@@ -9,7 +9,7 @@ import Foundation
 /// a nil exercise in a workout means the next one.
 public enum JournalCommand: Sendable, Hashable {
   case createSplit(SplitSettings, exercises: [ExercisePlan] = [], isStarter: Bool = false)
-  /// The starter splits not yet created (``JournalState/missingStarterSplits``), as one action;
+  /// The starter splits not yet created (`missingStarterSplits`), as one action;
   /// nothing when every one exists or was deleted.
   case addStarterSplits
   case updateSplit(split: String, SplitUpdated)
@@ -50,25 +50,20 @@ public enum JournalCommand: Sendable, Hashable {
 }
 
 /// An event a valid command produces, before it has an id and a clock.
-public struct PendingEvent: Sendable, Hashable {
-  public var stream: String
-  public var event: JournalEvent
-
-  public init(stream: String, event: JournalEvent) {
-    self.stream = stream
-    self.event = event
-  }
+struct PendingEvent: Sendable, Hashable {
+  var stream: String
+  var event: JournalEvent
 }
 
 /// The bounds a value must respect to be believable.
-public enum Limits {
-  public static let sets = 1...100
-  public static let reps = 0...1000
-  public static let weight = 0.0...5000.0
-  public static let seconds = 0...86_400
-  public static let restSeconds = 0...3600
-  public static let heartRate = 20...250
-  public static let nameLength = 1...200
+enum Limits {
+  static let sets = 1...100
+  static let reps = 0...1000
+  static let weight = 0.0...5000.0
+  static let seconds = 0...86_400
+  static let restSeconds = 0...3600
+  static let heartRate = 20...250
+  static let nameLength = 1...200
   /// How far past "now" an `--at` time may be, for clocks slightly ahead.
-  public static let futureSlack: TimeInterval = 300
+  static let futureSlack: TimeInterval = 300
 }

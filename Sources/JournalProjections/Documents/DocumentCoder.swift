@@ -7,7 +7,7 @@ import Foundation
 /// as an opening bracket, a blank line and a closing bracket; `/` is escaped as
 /// `\/`; whole doubles print without a fraction (`45`); dates keep whole seconds.
 /// Bytes have no trailing newline.
-public enum DocumentCoder {
+package enum DocumentCoder {
   /// Encodes `value` to the app's bytes.
   ///
   /// Splits, workouts, their stubs and tombstones go through ``DocumentEncoder``,
@@ -15,7 +15,7 @@ public enum DocumentCoder {
   /// Foundation.
   ///
   /// - Throws: `EncodingError` when a value cannot be encoded (a non-finite double).
-  public static func encode<T: Encodable>(_ value: T) throws -> Data {
+  package static func encode<T: Encodable>(_ value: T) throws -> Data {
     switch value {
     case let split as SplitDocument: try DocumentEncoder.encode(split)
     case let workout as WorkoutDocument: try DocumentEncoder.encode(workout)
@@ -30,7 +30,7 @@ public enum DocumentCoder {
   /// coder: the reference the fast path is proven against.
   ///
   /// - Throws: `EncodingError` when a value cannot be encoded (a non-finite double).
-  public static func encodeWithFoundation<T: Encodable>(_ value: T) throws -> Data {
+  package static func encodeWithFoundation<T: Encodable>(_ value: T) throws -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     encoder.dateEncodingStrategy = .iso8601
@@ -41,7 +41,7 @@ public enum DocumentCoder {
   /// that names the file and the field.
   ///
   /// - Throws: ``DocumentError`` when the bytes are not a valid `T`.
-  public static func decode<T: Decodable>(
+  package static func decode<T: Decodable>(
     _ type: T.Type,
     from data: Data,
     file: String
@@ -192,16 +192,16 @@ private struct PathKey: CodingKey {
 }
 
 /// A document that could not be read, with the file and the reason.
-public struct DocumentError: Error, Sendable, Hashable, CustomStringConvertible {
-  public var file: String
-  public var reason: String
+struct DocumentError: Error, Sendable, Hashable, CustomStringConvertible {
+  var file: String
+  var reason: String
 
-  public init(file: String, reason: String) {
+  init(file: String, reason: String) {
     self.file = file
     self.reason = reason
   }
 
-  public var description: String { "\(file): error: \(reason)" }
+  var description: String { "\(file): error: \(reason)" }
 
   static func describe(_ error: DecodingError) -> String {
     func path(_ context: DecodingError.Context) -> String {

@@ -26,11 +26,11 @@ import JournalCore
 /// 9999 — are handed back to Foundation, which encodes the whole document (or
 /// throws its own `EncodingError`). The bytes are the same either way; only
 /// the speed differs.
-public enum DocumentEncoder {
+enum DocumentEncoder {
   /// Encodes a split.
   ///
   /// - Throws: `EncodingError` from Foundation when a weight is not finite.
-  public static func encode(_ split: SplitDocument) throws -> Data {
+  static func encode(_ split: SplitDocument) throws -> Data {
     try encode(split, capacity: 512 + 512 * split.exercises.count) { (writer) throws(OutOfRange) in
       try writer.write(split, deletedAt: nil)
     }
@@ -39,7 +39,7 @@ public enum DocumentEncoder {
   /// Encodes a workout.
   ///
   /// - Throws: `EncodingError` from Foundation when a number is not finite.
-  public static func encode(_ workout: WorkoutDocument) throws -> Data {
+  static func encode(_ workout: WorkoutDocument) throws -> Data {
     try encode(workout, capacity: 1024 + 1280 * workout.logs.count) {
       (writer) throws(OutOfRange) in try writer.write(workout, deletedAt: nil)
     }
@@ -48,7 +48,7 @@ public enum DocumentEncoder {
   /// Encodes the full stub of a split: its keys plus `deletedAt`.
   ///
   /// - Throws: `EncodingError` from Foundation when a weight is not finite.
-  public static func encode(_ stub: Stub<SplitDocument>) throws -> Data {
+  static func encode(_ stub: Stub<SplitDocument>) throws -> Data {
     try encode(stub, capacity: 512 + 512 * stub.document.exercises.count) {
       (writer) throws(OutOfRange) in
       try writer.write(stub.document, deletedAt: stub.deletedAt)
@@ -58,7 +58,7 @@ public enum DocumentEncoder {
   /// Encodes the full stub of a workout: its keys plus `deletedAt`.
   ///
   /// - Throws: `EncodingError` from Foundation when a number is not finite.
-  public static func encode(_ stub: Stub<WorkoutDocument>) throws -> Data {
+  static func encode(_ stub: Stub<WorkoutDocument>) throws -> Data {
     try encode(stub, capacity: 1024 + 1280 * stub.document.logs.count) {
       (writer) throws(OutOfRange) in
       try writer.write(stub.document, deletedAt: stub.deletedAt)
@@ -66,7 +66,7 @@ public enum DocumentEncoder {
   }
 
   /// Encodes a minimal stub.
-  public static func encode(_ tombstone: Tombstone) throws -> Data {
+  static func encode(_ tombstone: Tombstone) throws -> Data {
     try encode(tombstone, capacity: 128) { (writer) throws(OutOfRange) in
       try writer.write(tombstone)
     }

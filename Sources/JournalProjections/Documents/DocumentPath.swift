@@ -1,12 +1,12 @@
 import Foundation
 
 /// Where documents live in the app's container.
-public enum DocumentPath {
+enum DocumentPath {
   /// `Splits/<id>.json`.
-  public static func split(id: String) -> String { "Splits/\(id).json" }
+  static func split(id: String) -> String { "Splits/\(id).json" }
 
   /// `Workouts/YYYY/MM/<id>.json`, the month of `start` in `timeZone`'s calendar.
-  public static func workout(id: String, start: Date, timeZone: TimeZone) -> String {
+  static func workout(id: String, start: Date, timeZone: TimeZone) -> String {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = timeZone
     let parts = calendar.dateComponents([.year, .month], from: start)
@@ -18,7 +18,7 @@ public enum DocumentPath {
   }
 
   /// `Stubs/<path>`: where the stub of the document at `path` lives.
-  public static func stub(of path: String) -> String { "Stubs/\(path)" }
+  static func stub(of path: String) -> String { "Stubs/\(path)" }
 }
 
 extension String {

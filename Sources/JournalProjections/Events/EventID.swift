@@ -17,7 +17,7 @@ import JournalCore
 /// id.part         // 2
 /// id.stored       // 01ARZ3NDEKTSV4RRFFQ69G5FAV
 /// ```
-public struct EventID: Sendable, Hashable, CustomStringConvertible {
+struct EventID: Sendable, Hashable, CustomStringConvertible {
   private enum Form: Sendable, Hashable {
     /// A stored event's ULID and the part's number: 1 is the stored event itself.
     case value(ULID, part: UInt32)
@@ -28,11 +28,11 @@ public struct EventID: Sendable, Hashable, CustomStringConvertible {
   private let form: Form
 
   /// The id of the stored event `ulid`.
-  public init(_ ulid: ULID) { form = .value(ulid, part: 1) }
+  init(_ ulid: ULID) { form = .value(ulid, part: 1) }
 
   /// The id of part `part` (1 for the first, the stored event itself) of the stored event
   /// `ulid`.
-  public init(_ ulid: ULID, part: Int) {
+  init(_ ulid: ULID, part: Int) {
     precondition(part >= 1, "parts are numbered from 1")
     if let number = UInt32(exactly: part) {
       form = .value(ulid, part: number)
@@ -43,7 +43,7 @@ public struct EventID: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The id spelled `text`.
-  public init(_ text: String) {
+  init(_ text: String) {
     var copy = text
     let value = copy.withUTF8 { Self.value(spelledBy: UnsafeRawBufferPointer($0)) }
     form = value.map { .value($0.ulid, part: $0.part) } ?? .text(text)
@@ -69,7 +69,7 @@ public struct EventID: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The id's text.
-  public var description: String {
+  var description: String {
     switch form {
     case .value(let ulid, part: 1): ulid.description
     case .value: withText { String(decoding: $0, as: UTF8.self) }
@@ -79,7 +79,7 @@ public struct EventID: Sendable, Hashable, CustomStringConvertible {
 
   /// Calls `body` with the UTF-8 of ``description``, written on the stack for an id held as
   /// a value.
-  public func withText<Result>(
+  func withText<Result>(
     _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
   ) rethrows
     -> Result
@@ -116,20 +116,20 @@ public struct EventID: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Whether the id's text starts with the bytes of `prefix`, read without making the text.
-  public func textHasPrefix(_ prefix: String) -> Bool {
+  func textHasPrefix(_ prefix: String) -> Bool {
     withText { text in
       prefix.utf8.count <= text.count && zip(prefix.utf8, text).allSatisfy { $0 == $1 }
     }
   }
 
   /// The ULID of the stored event, when the id is held as a value.
-  public var ulid: ULID? {
+  var ulid: ULID? {
     guard case .value(let ulid, _) = form else { return nil }
     return ulid
   }
 
   /// The part's number, 1 for the stored event itself (and for an id not held as a value).
-  public var part: Int {
+  var part: Int {
     guard case .value(_, let part) = form else { return 1 }
     return Int(part)
   }
@@ -138,7 +138,7 @@ public struct EventID: Sendable, Hashable, CustomStringConvertible {
   ///
   /// A part is named `<stored id>#<number>`: the stored id is the text before the first `#`.
   /// Reverts name stored ids, so they cancel every part.
-  public var stored: EventID {
+  var stored: EventID {
     switch form {
     case .value(let ulid, _): EventID(ulid)
     case .text(let text): EventID(Self.storedText(of: text))
@@ -150,7 +150,7 @@ public struct EventID: Sendable, Hashable, CustomStringConvertible {
 
   /// The id of part `number` (from 2: the first part keeps the event's own id) of the event
   /// this id names, `<id>#<number>`.
-  public func part(_ number: Int) -> EventID {
+  func part(_ number: Int) -> EventID {
     precondition(number >= 2, "the first part is the event itself")
     guard case .value(let ulid, part: 1) = form else { return EventID("\(self)#\(number)") }
     return EventID(ulid, part: number)

@@ -49,7 +49,7 @@ public struct ImportedSet: Sendable, Hashable, Codable {
   /// Seconds the file gave a set of an exercise whose sets count reps (the documents keep
   /// seconds only for timed exercises).
   public var seconds: Int?
-  /// The weight as the file wrote it, in ``WorkoutImported/fileUnit``, when it was converted.
+  /// The weight as the file wrote it, in the event's `fileUnit`, when it was converted.
   public var fileWeight: Double?
   public var notes: String?
   /// The rest after the set (a Strong rest-timer row).
@@ -71,25 +71,25 @@ public struct ImportedSet: Sendable, Hashable, Codable {
 ///
 /// The fold gives it no effect on the documents; the reads (``Audit``, ``WorkoutHistory``) show
 /// it beside the sets it names.
-public struct WorkoutImported: Sendable, Hashable {
-  public var source: HistorySource
+package struct WorkoutImported: Sendable, Hashable {
+  package var source: HistorySource
   /// The file's name (without its folder).
-  public var file: String
+  package var file: String
   /// The lines the workout's rows span.
-  public var firstLine: Int
-  public var lastLine: Int
+  package var firstLine: Int
+  package var lastLine: Int
   /// A digest of the workout's content as read: a later import of the same workout with a
   /// different digest was edited in the tracker since.
-  public var fingerprint: String
+  package var fingerprint: String
   /// The weight unit the journal stores the workout's weights in.
-  public var unit: WeightUnit
+  package var unit: WeightUnit
   /// The weight unit of the file, when it says one.
-  public var fileUnit: WeightUnit?
+  package var fileUnit: WeightUnit?
   /// The workout's notes (Strong's `Workout Notes`, Hevy's `description`).
-  public var notes: String?
-  public var sets: [ImportedSet]
+  package var notes: String?
+  package var sets: [ImportedSet]
 
-  public init(
+  package init(
     source: HistorySource,
     file: String,
     firstLine: Int,

@@ -7,7 +7,7 @@ extension JournalEvent {
   /// Decodes a payload at the current version of `type`.
   ///
   /// - Throws: ``PayloadError`` for an unknown type or a malformed payload.
-  public init(type: String, payload: JSONValue) throws(PayloadError) {
+  init(type: String, payload: JSONValue) throws(PayloadError) {
     try self.init(type: type, payload: JSONPayload(payload))
   }
 
@@ -15,7 +15,7 @@ extension JournalEvent {
   /// (the checked bytes of an event read from a log).
   ///
   /// - Throws: ``PayloadError`` for an unknown type or a malformed payload.
-  public init(type: String, payload: JSONPayload) throws(PayloadError) {
+  init(type: String, payload: JSONPayload) throws(PayloadError) {
     try self.init(type: type, reader: PayloadReader(payload, type: type))
   }
 
@@ -208,7 +208,7 @@ extension SetActuals {
 
 extension JournalEvent {
   /// The payload written for this event at the current version.
-  public var payload: JSONValue {
+  package var payload: JSONValue {
     var w = PayloadWriter()
     switch self {
     case .splitCreated(let created):

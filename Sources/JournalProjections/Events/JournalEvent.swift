@@ -10,7 +10,7 @@ import JournalCore
 ///
 /// The rarer events with large payloads are `indirect` (boxed): an event is as large as its
 /// largest case, and a history holds one per event, most of them sets and log changes.
-public enum JournalEvent: Sendable, Hashable {
+package enum JournalEvent: Sendable, Hashable {
   indirect case splitCreated(SplitCreated)
   indirect case splitUpdated(SplitUpdated)
   case splitsReordered(SplitsReordered)
@@ -47,36 +47,36 @@ public enum JournalEvent: Sendable, Hashable {
 
 extension JournalEvent {
   /// The stable type string of each event, as written on disk.
-  public enum TypeName {
-    public static let splitCreated = "split.created"
-    public static let splitUpdated = "split.updated"
-    public static let splitsReordered = "splits.reordered"
-    public static let splitDeleted = "split.deleted"
-    public static let exerciseAdded = "exercise.added"
-    public static let exerciseUpdated = "exercise.updated"
-    public static let exerciseRemoved = "exercise.removed"
-    public static let exerciseMoved = "exercise.moved"
-    public static let exerciseDuplicated = "exercise.duplicated"
-    public static let workoutStarted = "workout.started"
-    public static let logAdded = "log.added"
-    public static let logRemoved = "log.removed"
-    public static let planEdited = "plan.edited"
-    public static let logStarted = "log.started"
-    public static let setCompleted = "set.completed"
-    public static let setAdjusted = "set.adjusted"
-    public static let setAdded = "set.added"
-    public static let logCompleted = "log.completed"
-    public static let logSkipped = "log.skipped"
-    public static let logReset = "log.reset"
-    public static let workoutEnded = "workout.ended"
-    public static let metricsRecorded = "metrics.recorded"
-    public static let workoutDeleted = "workout.deleted"
-    public static let workoutImported = "workout.imported"
-    public static let eventsReverted = "events.reverted"
+  package enum TypeName {
+    package static let splitCreated = "split.created"
+    package static let splitUpdated = "split.updated"
+    package static let splitsReordered = "splits.reordered"
+    package static let splitDeleted = "split.deleted"
+    package static let exerciseAdded = "exercise.added"
+    package static let exerciseUpdated = "exercise.updated"
+    package static let exerciseRemoved = "exercise.removed"
+    package static let exerciseMoved = "exercise.moved"
+    package static let exerciseDuplicated = "exercise.duplicated"
+    package static let workoutStarted = "workout.started"
+    package static let logAdded = "log.added"
+    package static let logRemoved = "log.removed"
+    package static let planEdited = "plan.edited"
+    package static let logStarted = "log.started"
+    package static let setCompleted = "set.completed"
+    package static let setAdjusted = "set.adjusted"
+    package static let setAdded = "set.added"
+    package static let logCompleted = "log.completed"
+    package static let logSkipped = "log.skipped"
+    package static let logReset = "log.reset"
+    package static let workoutEnded = "workout.ended"
+    package static let metricsRecorded = "metrics.recorded"
+    package static let workoutDeleted = "workout.deleted"
+    package static let workoutImported = "workout.imported"
+    package static let eventsReverted = "events.reverted"
   }
 
   /// The version this build writes for each type; the highest it reads.
-  public static let currentVersions: [String: Int] = [
+  package static let currentVersions: [String: Int] = [
     TypeName.splitCreated: 2,
     TypeName.splitUpdated: 1,
     TypeName.splitsReordered: 1,
@@ -105,7 +105,7 @@ extension JournalEvent {
   ]
 
   /// The type string of this event.
-  public var typeName: String {
+  package var typeName: String {
     switch self {
     case .splitCreated: TypeName.splitCreated
     case .splitUpdated: TypeName.splitUpdated
@@ -136,7 +136,7 @@ extension JournalEvent {
   }
 
   /// What the fold of an event reads and changes, besides the event count and the time.
-  public enum FoldTarget: Sendable, Hashable {
+  package enum FoldTarget: Sendable, Hashable {
     /// The splits, any of them.
     case splits
     /// The workout of the event's stream, and no other.
@@ -150,7 +150,7 @@ extension JournalEvent {
   /// The one rule that routes an event in ``JournalState/apply(_:)``. Events of different
   /// workouts, and split events, never touch each other's state, which lets a long history
   /// be folded in parts at once (``Replayer/fold(_:upTo:observe:)``).
-  public var foldTarget: FoldTarget {
+  package var foldTarget: FoldTarget {
     switch self {
     case .splitCreated, .splitUpdated, .splitsReordered, .splitDeleted, .exerciseAdded,
       .exerciseUpdated, .exerciseRemoved, .exerciseMoved, .exerciseDuplicated:
@@ -165,7 +165,7 @@ extension JournalEvent {
   }
 
   /// The log an event is about, for log-level events.
-  public var logID: String? {
+  package var logID: String? {
     switch self {
     case .logAdded(let plan): plan.logID
     case .logRemoved(let id), .logStarted(let id), .setAdded(let id), .logCompleted(let id),

@@ -192,10 +192,10 @@ struct PayloadReader {
 }
 
 /// A payload that does not have the shape its type and version promise.
-public struct PayloadError: Error, Sendable, Hashable, CustomStringConvertible {
-  public var type: String
-  public var message: String
-  public var description: String { "event '\(type)': \(message)" }
+struct PayloadError: Error, Sendable, Hashable, CustomStringConvertible {
+  var type: String
+  var message: String
+  var description: String { "event '\(type)': \(message)" }
 }
 
 /// An edit to one field: leave it, or set it (to nil for optional fields).

@@ -84,14 +84,14 @@ public struct SplitSettings: Sendable, Hashable {
 }
 
 /// `split.created`: a new routine (stream `split:<id>`).
-public struct SplitCreated: Sendable, Hashable {
-  public var settings: SplitSettings
+package struct SplitCreated: Sendable, Hashable {
+  package var settings: SplitSettings
   /// Sort position in the splits list; nil places it last.
-  public var order: Int?
+  package var order: Int?
   /// A starter split from the catalogue: its stub is never pruned.
-  public var isStarter: Bool
+  package var isStarter: Bool
 
-  public init(settings: SplitSettings, order: Int? = nil, isStarter: Bool = false) {
+  package init(settings: SplitSettings, order: Int? = nil, isStarter: Bool = false) {
     self.settings = settings
     self.order = order
     self.isStarter = isStarter
@@ -112,19 +112,19 @@ public struct SplitUpdated: Sendable, Hashable {
 }
 
 /// `splits.reordered`: the new order of the splits list (stream `splits`).
-public struct SplitsReordered: Sendable, Hashable {
-  public var splitIDs: [String]
-  public init(splitIDs: [String]) { self.splitIDs = splitIDs }
+package struct SplitsReordered: Sendable, Hashable {
+  package var splitIDs: [String]
+  package init(splitIDs: [String]) { self.splitIDs = splitIDs }
 }
 
 /// `exercise.added`: an exercise joins a split.
-public struct ExerciseAdded: Sendable, Hashable {
-  public var exerciseID: String
-  public var plan: ExercisePlan
+package struct ExerciseAdded: Sendable, Hashable {
+  package var exerciseID: String
+  package var plan: ExercisePlan
   /// Its sort position; nil places it last.
-  public var order: Int?
+  package var order: Int?
 
-  public init(exerciseID: String, plan: ExercisePlan, order: Int? = nil) {
+  package init(exerciseID: String, plan: ExercisePlan, order: Int? = nil) {
     self.exerciseID = exerciseID
     self.plan = plan
     self.order = order
@@ -147,26 +147,26 @@ public struct ExerciseUpdated: Sendable, Hashable {
 }
 
 /// `exercise.removed`.
-public struct ExerciseRemoved: Sendable, Hashable {
-  public var exerciseID: String
-  public init(exerciseID: String) { self.exerciseID = exerciseID }
+package struct ExerciseRemoved: Sendable, Hashable {
+  package var exerciseID: String
+  package init(exerciseID: String) { self.exerciseID = exerciseID }
 }
 
 /// `exercise.moved`: an exercise moves to a 0-based position in the list.
-public struct ExerciseMoved: Sendable, Hashable {
-  public var exerciseID: String
-  public var position: Int
-  public init(exerciseID: String, position: Int) {
+package struct ExerciseMoved: Sendable, Hashable {
+  package var exerciseID: String
+  package var position: Int
+  package init(exerciseID: String, position: Int) {
     self.exerciseID = exerciseID
     self.position = position
   }
 }
 
 /// `exercise.duplicated`: a copy placed right after the original.
-public struct ExerciseDuplicated: Sendable, Hashable {
-  public var exerciseID: String
-  public var copyID: String
-  public init(exerciseID: String, copyID: String) {
+package struct ExerciseDuplicated: Sendable, Hashable {
+  package var exerciseID: String
+  package var copyID: String
+  package init(exerciseID: String, copyID: String) {
     self.exerciseID = exerciseID
     self.copyID = copyID
   }

@@ -2,13 +2,13 @@ import Foundation
 import JournalCore
 
 /// The plan snapshot of one log of a workout.
-public struct LogPlan: Sendable, Hashable {
-  public var logID: String
-  public var order: Int
-  public var plan: ExercisePlan
-  public var notes: String?
+package struct LogPlan: Sendable, Hashable {
+  package var logID: String
+  package var order: Int
+  package var plan: ExercisePlan
+  package var notes: String?
 
-  public init(logID: String, order: Int, plan: ExercisePlan, notes: String? = nil) {
+  package init(logID: String, order: Int, plan: ExercisePlan, notes: String? = nil) {
     self.logID = logID
     self.order = order
     self.plan = plan
@@ -18,17 +18,17 @@ public struct LogPlan: Sendable, Hashable {
 
 /// `workout.started`: a session begins from a split, with a plan-time snapshot
 /// (stream `workout:<id>`).
-public struct WorkoutStarted: Sendable, Hashable {
-  public var splitID: String?
-  public var splitName: String?
+package struct WorkoutStarted: Sendable, Hashable {
+  package var splitID: String?
+  package var splitName: String?
   /// The device's time zone identifier: decides the file's `YYYY/MM` bucket.
-  public var timeZone: String
-  public var restSeconds: Int?
-  public var autoAdvance: Bool?
-  public var targetHeartRate: Int?
-  public var logs: [LogPlan]
+  package var timeZone: String
+  package var restSeconds: Int?
+  package var autoAdvance: Bool?
+  package var targetHeartRate: Int?
+  package var logs: [LogPlan]
 
-  public init(
+  package init(
     splitID: String?,
     splitName: String?,
     timeZone: String,
@@ -79,26 +79,26 @@ public struct SetActuals: Sendable, Hashable {
 ///
 /// The event's id names the set from then on (adjustments refer to it). The set was done at the
 /// event's action time (``FoldEvent/at``); version 3 also says when work on it began.
-public struct SetCompleted: Sendable, Hashable {
-  public var logID: String
+package struct SetCompleted: Sendable, Hashable {
+  package var logID: String
   /// The actuals, and the start when there is one.
   private var storage: Storage
 
   /// What was done; nil when only the progress cursor moved (legacy events
   /// that predate per-set actuals: the set is filled in from the plan).
-  public var actuals: SetActuals? {
+  package var actuals: SetActuals? {
     get { storage.actuals }
     set { storage = Storage(actuals: newValue, startedAt: startedAt) }
   }
 
   /// When work on the set began (stored as the payload's `start`, in milliseconds); nil when
   /// it is not known: every event older than version 3, and a set recorded without one.
-  public var startedAt: Date? {
+  package var startedAt: Date? {
     get { storage.startedAt }
     set { storage = Storage(actuals: actuals, startedAt: newValue) }
   }
 
-  public init(logID: String, actuals: SetActuals?, startedAt: Date? = nil) {
+  package init(logID: String, actuals: SetActuals?, startedAt: Date? = nil) {
     self.logID = logID
     self.storage = Storage(actuals: actuals, startedAt: startedAt)
   }
@@ -129,12 +129,12 @@ public struct SetCompleted: Sendable, Hashable {
 
 /// `set.adjusted`: a correction of a recorded set, by the id of the event
 /// that recorded it.
-public struct SetAdjusted: Sendable, Hashable {
-  public var logID: String
-  public var setEventID: String
-  public var actuals: SetActuals
+package struct SetAdjusted: Sendable, Hashable {
+  package var logID: String
+  package var setEventID: String
+  package var actuals: SetActuals
 
-  public init(logID: String, setEventID: String, actuals: SetActuals) {
+  package init(logID: String, setEventID: String, actuals: SetActuals) {
     self.logID = logID
     self.setEventID = setEventID
     self.actuals = actuals
@@ -178,12 +178,12 @@ public struct MetricsRecorded: Sendable, Hashable {
 /// `events.reverted`: cancels events by id (undo).
 ///
 /// Reverting a revert is redo.
-public struct EventsReverted: Sendable, Hashable {
-  public var eventIDs: [String]
+package struct EventsReverted: Sendable, Hashable {
+  package var eventIDs: [String]
   /// Why: `undo`, `redo` or `rewind`.
-  public var reason: String
+  package var reason: String
 
-  public init(eventIDs: [String], reason: String) {
+  package init(eventIDs: [String], reason: String) {
     self.eventIDs = eventIDs
     self.reason = reason
   }

@@ -4,11 +4,11 @@ import JournalCore
 /// An event ready to be folded: where it came from, when, and what it says.
 public struct FoldEvent: Sendable, Hashable {
   /// The event id, held as a value (``EventID``): its text is ``id``.
-  public var eventID: EventID
+  var eventID: EventID
   public var device: String
-  public var sequence: UInt64
+  package var sequence: UInt64
   /// The hybrid clock: wall milliseconds and the logical counter (``counter``).
-  public var milliseconds: Int64
+  package var milliseconds: Int64
   public var stream: String { didSet { streamID = Self.streamID(of: stream) } }
   /// When the action happened: the payload's `at`, else the record's time.
   ///
@@ -16,15 +16,15 @@ public struct FoldEvent: Sendable, Hashable {
   public var at: Date
   /// The id of the first event of the command that appended this one, when the
   /// command appended several: undo cancels them together.
-  public var action: String?
-  public var event: JournalEvent
+  package var action: String?
+  package var event: JournalEvent
   // The small members come after `event`, in the bytes its enum leaves at its end: declared
   // anywhere else they would take a word of their own.
   /// The last byte of ``streamID`` (0 when it is empty), kept so that a fold in parts picks
   /// a workout's part without reading the id's storage (``Replayer/Fold``).
   private(set) var streamTail: UInt8
   /// The hybrid clock's logical counter.
-  public var counter: UInt32
+  package var counter: UInt32
 
   /// The event id's text (a ULID, or `<ULID>#<part>` for a part of an upcast event).
   public var id: String {
@@ -33,21 +33,21 @@ public struct FoldEvent: Sendable, Hashable {
   }
 
   /// When the event was recorded, from its clock.
-  public var recordedAt: Date { Date(milliseconds: milliseconds) }
+  package var recordedAt: Date { Date(milliseconds: milliseconds) }
 
   /// The action this event belongs to: its `action`, else itself.
-  public var actionID: String { action ?? id }
+  package var actionID: String { action ?? id }
 
   /// The id of the stored event this one came from (upcasting may split one stored event into
   /// several, numbered `<id>#2`, `<id>#3`…), as text.
   ///
   /// Reverts name stored ids, so they cancel every part.
-  public var storedID: String { eventID.stored.description }
+  package var storedID: String { eventID.stored.description }
 
   /// The id after the stream's prefix: `workout:01J…` → `01J…`.
   ///
   /// Kept with the event, as ``storedID`` is; a run of events of one stream shares one copy.
-  public private(set) var streamID: String { didSet { streamTail = Self.lastByte(of: streamID) } }
+  package private(set) var streamID: String { didSet { streamTail = Self.lastByte(of: streamID) } }
 
   static func streamID(of stream: String) -> String { stream.split(atASCII: ":")?.after ?? stream }
 
@@ -59,13 +59,13 @@ public struct FoldEvent: Sendable, Hashable {
   }
 
   /// An event's place in the journal's merge order: (`ms`, `lc`, device, sequence).
-  public struct MergeKey: Sendable, Hashable, Codable, Comparable {
-    public var milliseconds: Int64
-    public var counter: UInt32
-    public var device: String
-    public var sequence: UInt64
+  package struct MergeKey: Sendable, Hashable, Codable, Comparable {
+    package var milliseconds: Int64
+    package var counter: UInt32
+    package var device: String
+    package var sequence: UInt64
 
-    public static func < (a: MergeKey, b: MergeKey) -> Bool {
+    package static func < (a: MergeKey, b: MergeKey) -> Bool {
       if a.milliseconds != b.milliseconds { return a.milliseconds < b.milliseconds }
       if a.counter != b.counter { return a.counter < b.counter }
       if a.device != b.device { return a.device < b.device }
@@ -74,12 +74,12 @@ public struct FoldEvent: Sendable, Hashable {
   }
 
   /// This event's place in the merge order.
-  public var mergeKey: MergeKey {
+  package var mergeKey: MergeKey {
     MergeKey(milliseconds: milliseconds, counter: counter, device: device, sequence: sequence)
   }
 
   /// Whether this event sorts before `other` in the journal's merge order.
-  public func precedes(_ other: FoldEvent) -> Bool { mergeKey < other.mergeKey }
+  package func precedes(_ other: FoldEvent) -> Bool { mergeKey < other.mergeKey }
 }
 
 // The initializers delegate to the memberwise one, which Swift makes because the struct
@@ -87,7 +87,7 @@ public struct FoldEvent: Sendable, Hashable {
 // value aside and copies it out (ten retains and releases for this one), the memberwise
 // initializer builds it in place.
 extension FoldEvent {
-  public init(
+  package init(
     id: String,
     device: String,
     sequence: UInt64,
@@ -143,14 +143,14 @@ extension FoldEvent {
 }
 
 /// Reserved payload keys shared by every event type.
-public enum PayloadMetadata {
+package enum PayloadMetadata {
   /// Milliseconds since 1970 when the action happened, if not the record time.
-  public static let at = "at"
+  package static let at = "at"
   /// The id of the first event of a multi-event command.
-  public static let action = "action"
+  package static let action = "action"
 
   /// Adds the metadata to a payload object.
-  public static func adding(at: Date?, action: String?, to payload: JSONValue) -> JSONValue {
+  package static func adding(at: Date?, action: String?, to payload: JSONValue) -> JSONValue {
     guard case .object(var object) = payload else { return payload }
     if let at { object[Self.at] = .int(at.milliseconds) }
     if let action { object[Self.action] = .string(action) }

@@ -6,7 +6,7 @@ import Foundation
 
 extension JournalState {
   /// Folds one active (not reverted) event into the state.
-  public mutating func apply(_ e: FoldEvent) {
+  package mutating func apply(_ e: FoldEvent) {
     eventCount += 1
     if now.map({ e.recordedAt > $0 }) ?? true { now = e.recordedAt }
     switch e.event.foldTarget {

@@ -2,8 +2,8 @@ import Foundation
 import JournalCore
 
 /// How a set entry came to be, for audit and blame.
-public struct EntryProvenance: Sendable, Hashable {
-  public enum Kind: String, Sendable, Hashable {
+struct EntryProvenance: Sendable, Hashable {
+  enum Kind: String, Sendable, Hashable {
     /// Recorded live by a `set.completed` with actuals.
     case recorded
     /// A legacy progress-cursor event: the set was done, its values are the plan's.
@@ -12,21 +12,21 @@ public struct EntryProvenance: Sendable, Hashable {
     case filledFromPlan
   }
 
-  public var kind: Kind
+  var kind: Kind
   /// The event that recorded the set, or that completed the log for a filled one.
-  public var event: EventID
+  var event: EventID
   /// For a set filled in by a completion, its number among the sets that completion filled
   /// (from 1); 0 for a set recorded by its own event.
-  public var filled: Int
-  public var device: String
+  var filled: Int
+  var device: String
   /// What was first recorded, before any adjustment.
-  public var original: SetEntry
+  var original: SetEntry
   /// The adjustments, oldest first.
-  public var adjustments: [String]
+  var adjustments: [String]
   /// When work on the set began, as its `set.completed` said (version 3); nil when not known.
-  public var startedAt: Date?
+  var startedAt: Date?
 
-  public init(
+  init(
     kind: Kind,
     event: EventID,
     filled: Int = 0,
@@ -45,14 +45,14 @@ public struct EntryProvenance: Sendable, Hashable {
   }
 
   /// The text of ``event``.
-  public var eventID: String { event.description }
+  var eventID: String { event.description }
 
   /// How `set.adjusted` names this set: the id of the event that recorded it, or `<completing event
   /// id>/<n>` for the n-th set filled in by one completion.
   ///
   /// Both survive undo and merges because they are made of event ids. Made when asked: the
   /// fold records a source for every set and reads the key only to find an adjusted one.
-  public var key: String { filled == 0 ? eventID : "\(eventID)/\(filled)" }
+  var key: String { filled == 0 ? eventID : "\(eventID)/\(filled)" }
 }
 
 /// A split and what the fold knows about it beyond its document.
@@ -71,7 +71,7 @@ public struct WorkoutState: Sendable, Hashable {
   public var deletedAt: Date?
   /// Per log id, the provenance of each set entry, parallel to the log's `setEntries`; a log
   /// with no entries has none.
-  public internal(set) var provenance: [String: [EntryProvenance]] = [:]
+  var provenance: [String: [EntryProvenance]] = [:]
   /// A metrics volume given by the recording device, else computed.
   var recordedVolume: Double?
 
@@ -94,7 +94,7 @@ public struct WorkoutState: Sendable, Hashable {
 public struct JournalState: Sendable {
   public internal(set) var splits: [String: SplitState] = [:]
   public internal(set) var workouts: [String: WorkoutState] = [:]
-  public internal(set) var anomalies: [Anomaly] = []
+  var anomalies: [Anomaly] = []
   /// "Now" for the fold: the record time of the last event folded.
   public internal(set) var now: Date?
   /// How many events were folded.

@@ -15,7 +15,7 @@ public enum Replayer {
   }
 
   /// The events up to `point`.
-  public static func prefix(_ history: [FoldEvent], upTo point: Point?) -> ArraySlice<FoldEvent> {
+  package static func prefix(_ history: [FoldEvent], upTo point: Point?) -> ArraySlice<FoldEvent> {
     switch point {
     case nil:
       return history[...]
@@ -32,7 +32,7 @@ public enum Replayer {
 
   /// The events cancelled by a revert that is itself in effect, in `history` (or in its
   /// reverts alone).
-  public static func cancelledEvents(
+  package static func cancelledEvents(
     in history: some Sequence<FoldEvent>
   ) -> CancelledEvents {
     CancelledEvents(reverts: history.compactMap(CancelledEvents.revert))
@@ -84,7 +84,7 @@ public enum Replayer {
   ///
   /// Kept small, as a full rebuild holds it while it folds: the cancelled ids sorted and
   /// searched by halves, each with the index of its revert, about 28 bytes an event undone.
-  public struct CancelledEvents: Sendable, Equatable {
+  package struct CancelledEvents: Sendable, Equatable {
     /// The stored ids of the cancelled events, in ascending order (``EventID/sortsBefore(_:)``).
     private var ids: [EventID] = []
     /// For each of `ids`, the index in `reverts` of the revert that cancelled it.
@@ -125,10 +125,10 @@ public enum Replayer {
     }
 
     /// How many events are cancelled.
-    public var count: Int { ids.count }
+    package var count: Int { ids.count }
 
     /// Whether no event is cancelled.
-    public var isEmpty: Bool { ids.isEmpty }
+    package var isEmpty: Bool { ids.isEmpty }
 
     /// The stored ids of the cancelled events.
     var storedIDs: Set<EventID> { Set(ids) }
@@ -144,13 +144,13 @@ public enum Replayer {
     }
 
     /// Whether the stored event `id` came from (``EventID/stored``) is cancelled.
-    public func contains(_ id: EventID) -> Bool {
+    func contains(_ id: EventID) -> Bool {
       !ids.isEmpty && index(of: id.stored) != nil
     }
 
     /// The id of the revert that cancelled the event stored as `storedID`, or nil when it
     /// counts.
-    public subscript(storedID: String) -> String? {
+    package subscript(storedID: String) -> String? {
       guard !ids.isEmpty, let index = index(of: EventID(storedID)) else { return nil }
       return reverts[Int(cancelledBy[index])].description
     }
@@ -168,7 +168,7 @@ public enum Replayer {
   /// - Complexity: O(n) in the number of events. A history of ``partsMinimum`` events or
   ///   more, folded with no observer, is folded in parts on every core
   ///   (`Replayer+Parts.swift`): the same state, in less time.
-  public static func fold(
+  package static func fold(
     _ history: [FoldEvent],
     upTo point: Point? = nil,
     observe: ((FoldEvent, _ before: JournalState, _ after: JournalState) -> Void)? = nil
@@ -201,28 +201,28 @@ public enum Replayer {
   /// try history.forEachEvent { fold.apply($0) }
   /// let state = fold.state
   /// ```
-  public struct Fold: Sendable {
+  package struct Fold: Sendable {
     /// The state folded so far.
-    public internal(set) var state: JournalState
+    package internal(set) var state: JournalState
     private let cancelled: CancelledEvents
 
     /// Starts a fold of a history whose reverts, in merge order, are `reverts`.
     ///
     /// - Parameter reverts: the history's events, or only its reverts: they alone decide
     ///   which events count (``cancelledEvents(in:)``).
-    public init(reverts: some Sequence<FoldEvent>) {
+    package init(reverts: some Sequence<FoldEvent>) {
       self.init(cancelled: Replayer.cancelledEvents(in: reverts))
     }
 
     /// Starts a fold of a history whose cancelled events are `cancelled`.
-    public init(cancelled: CancelledEvents) {
+    package init(cancelled: CancelledEvents) {
       state = JournalState()
       self.cancelled = cancelled
     }
 
     /// Folds `event` unless a revert in effect cancelled it; returns whether it was folded.
     @discardableResult
-    public mutating func apply(_ event: FoldEvent) -> Bool {
+    package mutating func apply(_ event: FoldEvent) -> Bool {
       if cancelled.contains(event.eventID) { return false }
       state.apply(event)
       return true

@@ -3,7 +3,7 @@ import JournalCore
 
 /// Imports an app container (`Splits/`, `Workouts/YYYY/MM/`, `Stubs/`) into a
 /// journal: each document, at any schema version the app ever wrote, is
-/// upgraded on its raw JSON (``DocumentUpgrades``) and turned into the events
+/// upgraded on its raw JSON (`DocumentUpgrades`) and turned into the events
 /// that fold back into it.
 ///
 /// ```swift

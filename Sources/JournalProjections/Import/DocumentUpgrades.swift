@@ -33,15 +33,15 @@ import JournalCore
 ///   `completedAt` and entry times; a started log with none of them (skipped
 ///   when the workout ended) gets the workout's `end`, else its `updatedAt`;
 ///   a log never touched keeps none. `deletedLogIDs` starts absent.
-public enum DocumentUpgrades {
+enum DocumentUpgrades {
   /// The kinds of document the container holds.
-  public enum Kind: String, Sendable, Hashable {
+  enum Kind: String, Sendable, Hashable {
     case split
     case workout
   }
 
   /// The current schema version of `kind`.
-  public static func currentVersion(of kind: Kind) -> Int {
+  static func currentVersion(of kind: Kind) -> Int {
     switch kind {
     case .split: SplitDocument.currentSchemaVersion
     case .workout: WorkoutDocument.currentSchemaVersion
@@ -49,23 +49,23 @@ public enum DocumentUpgrades {
   }
 
   /// What an upgrade did, beyond the document itself.
-  public struct Result: Sendable {
+  struct Result: Sendable {
     /// The document at the current version.
-    public var document: JSONValue
+    var document: JSONValue
     /// The version the file was written at.
-    public var fromVersion: Int
+    var fromVersion: Int
     /// Per log id, how many leading set entries were synthesised from a
     /// legacy progress cursor (workouts written before v4).
-    public var cursorEntries: [String: Int]
+    var cursorEntries: [String: Int]
   }
 
   /// An upgrade that cannot proceed: the reason, for the import report.
-  public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
-    public var reason: String
+  struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    var reason: String
 
-    public init(reason: String) { self.reason = reason }
+    init(reason: String) { self.reason = reason }
 
-    public var description: String { reason }
+    var description: String { reason }
   }
 
   /// Lifts `document` from its `schemaVersion` to the current version of `kind`,
@@ -73,7 +73,7 @@ public enum DocumentUpgrades {
   ///
   /// - Throws: ``Failure`` for a missing or unknown `schemaVersion`, a version
   ///   newer than this build reads, or a document that is not an object.
-  public static func upgrade(_ document: JSONValue, kind: Kind) throws(Failure) -> Result {
+  static func upgrade(_ document: JSONValue, kind: Kind) throws(Failure) -> Result {
     guard case .object = document else { throw Failure(reason: "document is not a JSON object") }
     guard let raw = document["schemaVersion"] else {
       throw Failure(reason: "missing field 'schemaVersion'")

@@ -1,24 +1,24 @@
 import JournalCore
 
 /// An event as stored, before upcasting and decoding.
-public struct StoredEvent: Sendable, Hashable {
-  public var id: String
-  public var device: String
-  public var sequence: UInt64
-  public var milliseconds: Int64
-  public var counter: UInt32
-  public var stream: String
-  public var type: String
-  public var version: Int
+package struct StoredEvent: Sendable, Hashable {
+  package var id: String
+  package var device: String
+  package var sequence: UInt64
+  package var milliseconds: Int64
+  package var counter: UInt32
+  package var stream: String
+  package var type: String
+  package var version: Int
   /// The payload, built from ``storedPayload`` when asked for.
-  public var payload: JSONValue {
+  package var payload: JSONValue {
     get { storedPayload.value }
     set { storedPayload = JSONPayload(newValue) }
   }
   /// The payload as the store keeps it: the checked bytes of an event read from a log.
-  public var storedPayload: JSONPayload
+  package var storedPayload: JSONPayload
   /// Where it is stored, for messages: `devices/phone/000001.jsonl:12`.
-  public var location: String {
+  package var location: String {
     get {
       switch place {
       case .text(let text): text
@@ -35,7 +35,7 @@ public struct StoredEvent: Sendable, Hashable {
     case record(RecordLocation)
   }
 
-  public init(
+  package init(
     id: String,
     device: String,
     sequence: UInt64,
@@ -73,14 +73,14 @@ public struct StoredEvent: Sendable, Hashable {
     self.place = .record(record.location)
   }
 
-  public static func == (lhs: StoredEvent, rhs: StoredEvent) -> Bool {
+  package static func == (lhs: StoredEvent, rhs: StoredEvent) -> Bool {
     lhs.id == rhs.id && lhs.device == rhs.device && lhs.sequence == rhs.sequence
       && lhs.milliseconds == rhs.milliseconds && lhs.counter == rhs.counter
       && lhs.stream == rhs.stream && lhs.type == rhs.type && lhs.version == rhs.version
       && lhs.storedPayload == rhs.storedPayload && lhs.location == rhs.location
   }
 
-  public func hash(into hasher: inout Hasher) {
+  package func hash(into hasher: inout Hasher) {
     hasher.combine(id)
     hasher.combine(device)
     hasher.combine(sequence)
@@ -91,15 +91,15 @@ public struct StoredEvent: Sendable, Hashable {
 }
 
 /// An event to append: the store gives it its sequence and clock.
-public struct EventToAppend: Sendable, Hashable {
+package struct EventToAppend: Sendable, Hashable {
   /// A fresh ULID.
-  public var id: String
-  public var stream: String
-  public var type: String
-  public var version: Int
-  public var payload: JSONValue
+  package var id: String
+  package var stream: String
+  package var type: String
+  package var version: Int
+  package var payload: JSONValue
 
-  public init(id: String, stream: String, type: String, version: Int, payload: JSONValue) {
+  package init(id: String, stream: String, type: String, version: Int, payload: JSONValue) {
     self.id = id
     self.stream = stream
     self.type = type
@@ -109,7 +109,7 @@ public struct EventToAppend: Sendable, Hashable {
 }
 
 /// Where a journal keeps its events: the file-backed log, or memory in tests.
-public protocol EventStore: AnyObject, Sendable {
+package protocol EventStore: AnyObject, Sendable {
   /// Every stored event in merge order, duplicates removed, plus notices
   /// about what was set aside on the way (torn tails, duplicates).
   func readHistory() throws -> (events: [StoredEvent], notices: [String])
@@ -130,7 +130,7 @@ public protocol EventStore: AnyObject, Sendable {
 }
 
 extension EventStore {
-  public var positioned: (any PositionedEventStore)? { nil }
+  package var positioned: (any PositionedEventStore)? { nil }
 }
 
 /// Stored events in merge order: values, or the records of a log read whole, each made into
@@ -138,7 +138,7 @@ extension EventStore {
 ///
 /// A replay decodes a log's records where they lie (``Journal`` makes no stored event of
 /// them unless one needs an upcast or fails), so the history is never held as stored events.
-public struct StoredEvents: RandomAccessCollection, Sendable {
+package struct StoredEvents: RandomAccessCollection, Sendable {
   private enum Source: Sendable {
     case events([StoredEvent])
     case records(JournalHistory)
@@ -147,21 +147,21 @@ public struct StoredEvents: RandomAccessCollection, Sendable {
   private var source: Source
 
   /// The events `events`, in their order.
-  public init(_ events: [StoredEvent]) { source = .events(events) }
+  package init(_ events: [StoredEvent]) { source = .events(events) }
 
   /// The records of `history`, in its merge order.
-  public init(records history: JournalHistory) { source = .records(history) }
+  package init(records history: JournalHistory) { source = .records(history) }
 
-  public var startIndex: Int { 0 }
+  package var startIndex: Int { 0 }
 
-  public var endIndex: Int {
+  package var endIndex: Int {
     switch source {
     case .events(let events): events.count
     case .records(let history): history.count
     }
   }
 
-  public subscript(position: Int) -> StoredEvent {
+  package subscript(position: Int) -> StoredEvent {
     switch source {
     case .events(let events): events[position]
     case .records(let history): StoredEvent(history[position])
@@ -170,20 +170,20 @@ public struct StoredEvents: RandomAccessCollection, Sendable {
 }
 
 /// Stored events read from files, with where each device's reading ended.
-public struct StoredHistory: Sendable {
+package struct StoredHistory: Sendable {
   /// The events in merge order, duplicates removed.
-  public var events: StoredEvents
+  package var events: StoredEvents
   /// What was set aside on the way (torn tails, duplicates, corrupt records).
-  public var notices: [String]
+  package var notices: [String]
   /// The end of each device's last record read; see ``DevicePosition``.
-  public var positions: [String: DevicePosition]
+  package var positions: [String: DevicePosition]
   /// The branches of devices' histories found outside their segments (see `Fork`): a device
   /// read whole hands on their events with the rest, a device read after a position does
   /// not.
-  public var forks: [Fork]
+  package var forks: [Fork]
 
   /// Creates a history.
-  public init(
+  package init(
     events: StoredEvents,
     notices: [String],
     positions: [String: DevicePosition],
@@ -197,7 +197,7 @@ public struct StoredHistory: Sendable {
 }
 
 /// A store kept in files, whose reads end at positions a later read can resume from.
-public protocol PositionedEventStore: EventStore {
+package protocol PositionedEventStore: EventStore {
   /// Every event after `positions` (every event of a device without one), in merge order;
   /// see `EventLog.readHistory(after:)`.
   ///
@@ -211,5 +211,5 @@ public protocol PositionedEventStore: EventStore {
 }
 
 extension PositionedEventStore {
-  public var positioned: (any PositionedEventStore)? { self }
+  package var positioned: (any PositionedEventStore)? { self }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import JournalCore
 
-/// The journal folder on disk as an ``EventStore``: each device appends to its
+/// The journal folder on disk as an `EventStore`: each device appends to its
 /// own segments; reading merges every device.
 public final class FileEventStore: PositionedEventStore, @unchecked Sendable {
   public let log: EventLog
@@ -15,7 +15,7 @@ public final class FileEventStore: PositionedEventStore, @unchecked Sendable {
   /// - Parameters:
   ///   - url: the journal folder.
   ///   - options: how appends write (durability, clock); durable by default.
-  /// - Throws: ``JournalError`` when the folder is not a journal.
+  /// - Throws: `JournalError` when the folder is not a journal.
   public init(url: URL, options: DeviceWriter.Options = DeviceWriter.Options()) throws {
     self.log = try EventLog(at: url)
     self.options = options
@@ -35,12 +35,12 @@ public final class FileEventStore: PositionedEventStore, @unchecked Sendable {
     }
   }
 
-  public func readHistory() throws -> (events: [StoredEvent], notices: [String]) {
+  package func readHistory() throws -> (events: [StoredEvent], notices: [String]) {
     let history = try readHistory(after: [:])
     return (Array(history.events), history.notices)
   }
 
-  public func readHistory(after positions: [String: DevicePosition]) throws -> StoredHistory {
+  package func readHistory(after positions: [String: DevicePosition]) throws -> StoredHistory {
     let history = try log.readHistory(after: positions)
     let notices = Self.notices(history.notices, history.duplicates, history.errors)
     return StoredHistory(
@@ -61,11 +61,11 @@ public final class FileEventStore: PositionedEventStore, @unchecked Sendable {
     notices.map(\.description) + duplicates.map(\.description) + errors.map(\.description)
   }
 
-  public func lastAppend(device: String) -> (before: DevicePosition?, after: DevicePosition?)? {
+  package func lastAppend(device: String) -> (before: DevicePosition?, after: DevicePosition?)? {
     lock.withLock { appendPositions[device] }
   }
 
-  public func append(
+  package func append(
     _ events: [EventToAppend],
     device: String,
     notBefore: (Int64, UInt32)?

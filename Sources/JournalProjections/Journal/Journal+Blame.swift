@@ -5,7 +5,7 @@ extension Journal {
   ///
   /// A journal opened with a scope (``open(store:scope:newID:readOnly:)``) answers from the
   /// streams it holds: a workout's document needs its workout's stream
-  /// (``StateScope/workouts``), a split's the splits (``StateScope/splits``). The other streams
+  /// (``StateScope/workouts``), a split's the splits (``StateScope/splits-type.property``). The other streams
   /// change such a document only through the fold's `now`, which the saved state keeps for
   /// the whole history: a field still in the document was set by an event of its stream.
   ///

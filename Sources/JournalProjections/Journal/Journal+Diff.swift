@@ -3,7 +3,7 @@ import Foundation
 extension Journal {
   /// The documents that differ between two points of history, as ``Diff`` tells them.
   ///
-  /// The history is read slice by slice (``forEachSlice(upTo:_:)``): each slice is folded to
+  /// The history is read slice by slice (`forEachSlice(upTo:_:)`): each slice is folded to
   /// both points and its documents compared, so a journal opened with a scope
   /// (``open(store:scope:newID:readOnly:)``, any scope) holds one slice at a time, however
   /// long its history. A slice with no event after either point is folded once. A document
@@ -17,7 +17,7 @@ extension Journal {
   /// - Parameters:
   ///   - from: the earlier point; nil for the empty journal.
   ///   - to: the later point; nil for the end of history.
-  /// - Returns: changed documents in path order, as ``Diff/changes(history:from:to:)``.
+  /// - Returns: changed documents in path order, as `changes(history:from:to:)`.
   /// - Throws: an encoding error for a value JSON cannot carry; ``ScopeTooNarrow`` when a
   ///   scoped journal finds its saved state damaged: open it with ``StateScope/all`` then.
   public func diff(from: Replayer.Point?, to: Replayer.Point?) throws -> [Diff.DocumentChange] {

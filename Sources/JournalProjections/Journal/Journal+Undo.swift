@@ -200,8 +200,8 @@ extension Journal {
 }
 
 /// Why events were reverted, as written in `events.reverted`.
-public enum RevertReason {
-  public static let undo = "undo"
-  public static let redo = "redo"
-  public static let rewind = "rewind"
+enum RevertReason {
+  static let undo = "undo"
+  static let redo = "redo"
+  static let rewind = "rewind"
 }

@@ -15,7 +15,7 @@ import JournalCore
 /// A journal may be shared between tasks and threads: every read and write of its state
 /// holds its lock, so appends from several tasks are validated and stored one at a time.
 public final class Journal: @unchecked Sendable {
-  public let store: any EventStore
+  package let store: any EventStore
   private let upcaster: Upcaster
   /// Called only with the lock held, so it need not be safe to call from several threads.
   private let idGenerator: () -> String
@@ -25,7 +25,7 @@ public final class Journal: @unchecked Sendable {
 
   /// The readable history in merge order, upcast and decoded, without the
   /// events of quarantined streams.
-  public var history: [FoldEvent] { lock.withLock { heldHistory } }
+  package var history: [FoldEvent] { lock.withLock { heldHistory } }
   private var heldHistory: [FoldEvent] = []
   /// Streams whose events this build cannot read, with the reason.
   ///
@@ -40,7 +40,7 @@ public final class Journal: @unchecked Sendable {
   /// `EventLog.readHistory(after:)` resumes from them. Empty for stores without files (not
   /// a ``PositionedEventStore``); a device appended to by another writer since the read
   /// has none.
-  public var positions: [String: DevicePosition] { lock.withLock { heldPositions } }
+  package var positions: [String: DevicePosition] { lock.withLock { heldPositions } }
   private var heldPositions: [String: DevicePosition] = [:]
   /// The fold of the whole history, kept up to date by appends that add no revert.
   private var current: JournalState?
@@ -59,7 +59,7 @@ public final class Journal: @unchecked Sendable {
   ///   - store: where the events are kept.
   ///   - newID: makes fresh ULIDs for events and new ids.
   /// - Throws: the store's errors; an invalid upcaster registry.
-  public init(store: any EventStore, newID: @escaping () -> String) throws {
+  package init(store: any EventStore, newID: @escaping () -> String) throws {
     self.store = store
     self.upcaster = try EventUpcasters.makeUpcaster()
     self.idGenerator = newID

@@ -21,18 +21,18 @@ import JournalCore
 /// var fold = Replayer.Fold(cancelled: history.cancelled)
 /// try history.forEachEvent { fold.apply($0) }
 /// ```
-public struct StreamedHistory: Sendable {
+package struct StreamedHistory: Sendable {
   private let log: EventLog
   /// How many records are read together.
   private let batchSize: Int
   private let upcaster: Upcaster
   /// Streams whose events this build cannot read, with the reason, as
   /// ``Journal/quarantined`` gives them.
-  public let quarantined: [String: String]
+  package let quarantined: [String: String]
   /// What reading set aside, as ``Journal/notices`` lists them.
-  public let notices: [String]
+  package let notices: [String]
   /// The events that reverts in effect cancel: all a fold must know before it starts.
-  public let cancelled: Replayer.CancelledEvents
+  package let cancelled: Replayer.CancelledEvents
   /// How many records the scan read from each device.
   private let counts: [String: Int]
   /// The redelivered records the scan skipped: the second read skips the same ones without
@@ -49,7 +49,7 @@ public struct StreamedHistory: Sendable {
   ///   - batchSize: how many records are read together.
   /// - Throws: ``JournalError`` when the files cannot be read; an invalid upcaster registry.
   /// - Complexity: O(events); memory O(segments + batch + reverts), plus the event ids.
-  public init(store: FileEventStore, batchSize: Int = 4_096) throws {
+  package init(store: FileEventStore, batchSize: Int = 4_096) throws {
     log = store.log
     self.batchSize = max(1, batchSize)
     let upcaster = try EventUpcasters.makeUpcaster()
@@ -107,7 +107,7 @@ public struct StreamedHistory: Sendable {
   /// - Throws: ``JournalError`` when the files cannot be read;
   ///   ``StreamedHistoryChanged`` when they no longer give what the scan read (rewritten or
   ///   removed meanwhile; events appended since are not read); whatever `body` throws.
-  public func forEachEvent(_ body: (FoldEvent) throws -> Void) throws {
+  package func forEachEvent(_ body: (FoldEvent) throws -> Void) throws {
     // A record that repeats an id since the scan is handed on, and the fingerprint, which
     // has only the ids the scan handed on, tells.
     var records = try log.mergedRecords(limits: counts, skipping: duplicates)
@@ -129,11 +129,11 @@ public struct StreamedHistory: Sendable {
 }
 
 /// The journal's files changed between the scan of a ``StreamedHistory`` and its reading.
-public struct StreamedHistoryChanged: Error, Sendable, CustomStringConvertible {
+struct StreamedHistoryChanged: Error, Sendable, CustomStringConvertible {
   /// The first record found different, when one is known.
-  public var location: String?
+  var location: String?
 
-  public var description: String {
+  var description: String {
     "the journal changed while it was read"
       + (location.map { " (at \($0))" } ?? "") + "; run the command again"
   }

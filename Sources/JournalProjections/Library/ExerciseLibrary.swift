@@ -2,9 +2,9 @@ import Foundation
 
 /// One exercise of the bundled catalog: its name, how it is loaded, and whether it is done on
 /// a machine.
-public struct LibraryExercise: Sendable, Hashable {
+package struct LibraryExercise: Sendable, Hashable {
   /// Where on the body an exercise works, which decides its starter split.
-  public enum Region: String, Sendable, CaseIterable {
+  package enum Region: String, Sendable, CaseIterable {
     /// Chest, back, shoulders and arms: the Upper Body starter.
     case upper
     /// Abdominals and lower back: the Core starter.
@@ -14,25 +14,25 @@ public struct LibraryExercise: Sendable, Hashable {
   }
 
   /// The library name: what `ExerciseDocument.libraryName` (or, when nil, `name`) refers to.
-  public var name: String
+  package var name: String
   /// How a set is measured: reps with a weight, reps alone (bodyweight), or seconds.
-  public var loadType: LoadType
+  package var loadType: LoadType
   /// A machine exercise: its documents carry `machineSettings` (empty until the lifter records
   /// a seat height or a pin).
-  public var isMachineBased: Bool
+  package var isMachineBased: Bool
   /// The region whose starter split it may be part of.
-  public var region: Region
+  package var region: Region
   /// Whether the region's starter split includes it.
-  public var isInStarterSplit: Bool
+  package var isInStarterSplit: Bool
   /// The sets a starter split plans for it.
-  public var sets: Int
+  package var sets: Int
   /// The reps per set it starts with; 0 for a timed exercise.
-  public var reps: Int
+  package var reps: Int
   /// The seconds per set of a timed exercise; 0 otherwise.
-  public var durationSeconds: Int
+  package var durationSeconds: Int
 
   /// The plan an exercise of this name starts with (weights start at 0: the lifter sets them).
-  public func plan(named displayName: String? = nil) -> ExercisePlan {
+  package func plan(named displayName: String? = nil) -> ExercisePlan {
     ExercisePlan(
       name: displayName ?? name,
       sets: sets,
@@ -47,11 +47,11 @@ public struct LibraryExercise: Sendable, Hashable {
 }
 
 /// A starter split: the split the app seeds a new user with, made from the catalog.
-public struct StarterSplit: Sendable, Hashable {
+package struct StarterSplit: Sendable, Hashable {
   /// Its name, colour, symbol, activity type and rest.
-  public var settings: SplitSettings
+  package var settings: SplitSettings
   /// Its exercises, in order, each named as in the catalog.
-  public var exercises: [ExercisePlan]
+  package var exercises: [ExercisePlan]
 }
 
 /// The bundled exercise catalog: bodyweight and machine-based exercises, written for this
@@ -62,9 +62,9 @@ public struct StarterSplit: Sendable, Hashable {
 /// let machines = ExerciseLibrary.exercises.filter(\.isMachineBased)
 /// let press = ExerciseLibrary.exercise(named: "Chest Press Machine")
 /// ```
-public enum ExerciseLibrary {
+package enum ExerciseLibrary {
   /// Every exercise, by region, then as a person would list them.
-  public static let exercises: [LibraryExercise] = [
+  package static let exercises: [LibraryExercise] = [
     // Upper body
     e("Push-up", .none, region: .upper, starter: true, sets: 3, reps: 10),
     e("Incline Push-up", .none, region: .upper, sets: 3, reps: 12),
@@ -137,7 +137,7 @@ public enum ExerciseLibrary {
   ]
 
   /// The catalog's exercise called `name` exactly, ignoring case.
-  public static func exercise(named name: String) -> LibraryExercise? {
+  package static func exercise(named name: String) -> LibraryExercise? {
     exercises.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
   }
 
@@ -145,7 +145,8 @@ public enum ExerciseLibrary {
   /// prefix, ignoring case), nil when none fits.
   ///
   /// - Throws: ``CommandError`` listing the candidates when several fit.
-  public static func exercise(matching reference: String) throws(CommandError) -> LibraryExercise? {
+  package static func exercise(matching reference: String) throws(CommandError) -> LibraryExercise?
+  {
     guard
       let name = try JournalState.pickName(
         reference,
@@ -158,7 +159,7 @@ public enum ExerciseLibrary {
 
   /// The starter splits, Upper Body, Core and Lower Body: each region's starter exercises, in
   /// catalog order, marked as starter when created.
-  public static let starterSplits: [StarterSplit] = [
+  static let starterSplits: [StarterSplit] = [
     starter(
       "Upper Body",
       .upper,
@@ -218,7 +219,7 @@ extension JournalState {
   ///
   /// A deleted starter keeps its stub forever and is never created again (the app's
   /// seed-resurrection veto); a live one is not created twice.
-  public var missingStarterSplits: [StarterSplit] {
+  package var missingStarterSplits: [StarterSplit] {
     let taken = Set(splits.values.filter(\.isStarter).map { $0.document.name.lowercased() })
     return ExerciseLibrary.starterSplits.filter { !taken.contains($0.settings.name.lowercased()) }
   }

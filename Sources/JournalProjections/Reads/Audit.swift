@@ -4,7 +4,7 @@ import Foundation
 /// value came to be: the read that answers "what did I actually lift?".
 ///
 /// Rows come from the folded state (the effective set entries of live
-/// workouts and the fold's ``EntryProvenance``), plus one row for each
+/// workouts and the fold's `EntryProvenance`), plus one row for each
 /// `set.completed` a revert in effect cancelled. Nothing here repeats a
 /// rule of the fold.
 ///
@@ -22,7 +22,7 @@ public struct Audit: Sendable, Hashable {
   /// The audit of `history` up to `point`, filtered.
   ///
   /// - Complexity: one fold of the history, plus O(n) to index it.
-  public init(
+  package init(
     history: [FoldEvent],
     upTo point: Replayer.Point? = nil,
     filter: AuditFilter = AuditFilter()
@@ -32,7 +32,7 @@ public struct Audit: Sendable, Hashable {
   }
 
   /// The audit of a state folded from `history` (the same prefix).
-  public init(state: JournalState, history: [FoldEvent], filter: AuditFilter = AuditFilter()) {
+  package init(state: JournalState, history: [FoldEvent], filter: AuditFilter = AuditFilter()) {
     // The adjustments, the only events a row looks up by id.
     var events: [EventID: FoldEvent] = [:]
     // The imported sets, by the id of the event that recorded each.

@@ -3,7 +3,7 @@ import JournalCore
 
 /// Which event last changed each field of a document.
 ///
-/// Blame watches the one fold (``Replayer/fold(_:upTo:observe:)``):
+/// Blame watches the one fold (`fold(_:upTo:observe:)`):
 /// after each event that can change the document, it renders the document
 /// as the tree would write it, compares the leaves with the previous
 /// rendering, and credits every changed or new leaf to that event. Events
@@ -54,7 +54,7 @@ public enum Blame {
   /// - Throws: ``CommandError`` when there is no such document or field.
   /// - Complexity: one fold, plus one rendering of the document per event
   ///   of its stream.
-  public static func lines(
+  package static func lines(
     path: String,
     field: String? = nil,
     history: [FoldEvent],

@@ -2,7 +2,7 @@ import Foundation
 
 /// The documents that differ between two points of history, field by field.
 ///
-/// Both sides are folds of the same history (``Replayer/fold(_:upTo:observe:)``)
+/// Both sides are folds of the same history (`fold(_:upTo:observe:)`)
 /// rendered as the tree (``JournalState/documentTree()``): the diff is
 /// exactly what a rebuild at each point would write.
 public enum Diff {
@@ -25,7 +25,7 @@ public enum Diff {
   /// - Returns: changed documents in path order.
   /// - Throws: an encoding error for a value JSON cannot carry.
   /// - Complexity: two folds and two renderings of the tree.
-  public static func changes(
+  package static func changes(
     history: [FoldEvent],
     from: Replayer.Point?,
     to: Replayer.Point?

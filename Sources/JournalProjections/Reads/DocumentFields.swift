@@ -5,14 +5,14 @@ import JournalCore
 ///
 /// Pointers follow RFC 6901: `/logs/0/setEntries/1/weight`. Empty arrays and
 /// objects are leaves too, so their appearance is a change.
-public struct DocumentFields: Sendable, Hashable {
+struct DocumentFields: Sendable, Hashable {
   /// Pointer → leaf value.
-  public var leaves: [String: JSONValue]
+  var leaves: [String: JSONValue]
 
   /// The leaves of `bytes`, a JSON document.
   ///
   /// - Throws: when the bytes are not JSON.
-  public init(_ bytes: Data) throws {
+  init(_ bytes: Data) throws {
     var leaves: [String: JSONValue] = [:]
     Self.flatten(try JSONValue.parse(bytes), at: "", into: &leaves)
     self.leaves = leaves
@@ -40,13 +40,13 @@ public struct DocumentFields: Sendable, Hashable {
   }
 
   /// A key as a pointer token: `~` → `~0`, `/` → `~1`.
-  public static func escape(_ key: String) -> String {
+  static func escape(_ key: String) -> String {
     key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
   }
 
   /// The pointers whose values differ between `old` and `new`: added,
   /// removed or changed, in pointer order.
-  public static func changes(from old: DocumentFields, to new: DocumentFields) -> [FieldChange] {
+  static func changes(from old: DocumentFields, to new: DocumentFields) -> [FieldChange] {
     // Only the pointers that differ are sorted: blame compares a document with itself after
     // every event, and few of its fields change at each.
     let pointers = Set(old.leaves.keys).union(new.leaves.keys).filter {
@@ -58,12 +58,12 @@ public struct DocumentFields: Sendable, Hashable {
   }
 
   /// Whether `pointer` is `field` or lies inside it.
-  public static func pointer(_ pointer: String, isWithin field: String) -> Bool {
+  static func pointer(_ pointer: String, isWithin field: String) -> Bool {
     field.isEmpty || field == "/" || pointer == field || pointer.hasPrefix(field + "/")
   }
 
   /// Orders pointers token by token, array indices numerically.
-  public static func pointerOrder(_ a: String, _ b: String) -> Bool {
+  static func pointerOrder(_ a: String, _ b: String) -> Bool {
     let left = a.split(separator: "/", omittingEmptySubsequences: false)
     let right = b.split(separator: "/", omittingEmptySubsequences: false)
     for (l, r) in zip(left, right) where l != r {

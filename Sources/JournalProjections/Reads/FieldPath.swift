@@ -8,7 +8,7 @@ import JournalCore
 /// exercise the element is (its `exerciseName`, `name` or `libraryName`), by the journal's naming
 /// rule: exact, else a unique prefix, ignoring case. The result is the JSON pointer ``Blame``
 /// takes, whose positions count from 0.
-public enum FieldPath {
+package enum FieldPath {
   /// The JSON pointer `path` names in `document`.
   ///
   /// - Parameters:
@@ -17,7 +17,7 @@ public enum FieldPath {
   /// - Returns: the JSON pointer, positions from 0; empty for the whole document.
   /// - Throws: ``CommandError`` naming the segment that fits nothing, or the candidates of an
   ///   ambiguous one.
-  public static func pointer(_ path: String, in document: Data?) throws -> String {
+  package static func pointer(_ path: String, in document: Data?) throws -> String {
     guard let document else { throw CommandError("no such document") }
     var value = try JSONValue.parse(Array(document))
     var pointer = ""

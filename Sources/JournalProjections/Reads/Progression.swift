@@ -115,7 +115,7 @@ extension Progression {
   ///
   /// A week's point falls in its own week, so the weeks of weeks are the same weeks: parts
   /// of a history can be reduced apart and their weeks reduced together
-  /// (``Point/weeks(of:)``).
+  /// (`weeks(of:)`).
   ///
   /// - Complexity: O(n log n) in the points.
   public func weekly() -> Progression {

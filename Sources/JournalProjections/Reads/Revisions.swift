@@ -7,7 +7,7 @@ import Foundation
 /// reverts are the history's own events (a reverted correction is listed, with the revert
 /// that cancelled it); sets filled in from the plan are the ``Audit``'s rows of that
 /// provenance, one entry per event that filled them. Sentences are
-/// ``WorkoutHistory``'s, read against the state the audit was made from.
+/// `WorkoutHistory`'s, read against the state the audit was made from.
 public enum Revisions {
   /// One change.
   public struct Entry: Codable, Sendable, Hashable {
@@ -48,7 +48,7 @@ public enum Revisions {
   /// in from the plan.
   ///
   /// - Complexity: O(n) in the history, plus its reverts' cancellation walk.
-  public static func entries(
+  package static func entries(
     history: [FoldEvent],
     state: JournalState,
     rows: [AuditRow],

@@ -6,10 +6,10 @@ import Foundation
 /// Built by watching the one fold: the summary of an effective event reads
 /// the state around it (which set a `set.completed` became); anomalies are
 /// those the fold reported while folding the event.
-public enum WorkoutHistory {
+package enum WorkoutHistory {
   /// One event of the timeline.
-  public struct Entry: Sendable, Hashable {
-    public enum Mark: String, Sendable, Hashable {
+  package struct Entry: Sendable, Hashable {
+    package enum Mark: String, Sendable, Hashable {
       /// Folded: it shapes the documents.
       case effective
       /// Cancelled by a revert in effect.
@@ -18,27 +18,27 @@ public enum WorkoutHistory {
       case revert
     }
 
-    public var eventID: String
+    package var eventID: String
     /// When the action happened.
-    public var at: Date
+    package var at: Date
     /// When it was recorded.
-    public var recordedAt: Date
-    public var device: String
-    public var type: String
-    public var logID: String?
-    public var summary: String
-    public var mark: Mark
+    package var recordedAt: Date
+    package var device: String
+    package var type: String
+    package var logID: String?
+    package var summary: String
+    package var mark: Mark
     /// The revert that cancelled it.
-    public var revertedBy: String?
+    package var revertedBy: String?
     /// What the fold reported about it (it then changed nothing).
-    public var anomalies: [String]
+    package var anomalies: [String]
   }
 
   /// The timeline of workout `workoutID` (a full id), or of its log `logID`
   /// (with the workout-wide events), in merge order.
   ///
   /// - Complexity: one fold of the history.
-  public static func entries(
+  package static func entries(
     workout workoutID: String,
     log logID: String? = nil,
     history: [FoldEvent],

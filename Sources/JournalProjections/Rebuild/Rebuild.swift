@@ -19,12 +19,11 @@ import JournalCore
 /// - documents of quarantined streams are left exactly as they are;
 /// - paths come from ids and are checked before use; symbolic links inside the
 ///   output folder are never followed;
-/// - an incremental rebuild starts from the journal's saved state (``SavedState``): it
+/// - an incremental rebuild starts from the journal's saved state (`SavedState`): it
 ///   folds only the streams that changed since it last wrote the folder, each from the
 ///   state's file of its events;
-/// - a rebuild of the whole history (`full`) replays it, and can read it as it folds it
-///   (``run(streamed:output:progress:options:)``), so that its memory grows with the
-///   documents, not with the events.
+/// - a rebuild of the whole history (`full`) replays it; the command line reads the files as
+///   it folds them, so that its memory grows with the documents, not with the events.
 public enum Rebuild {
   /// The name of the ownership manifest's folder in the output folder.
   public static let manifestName = ProjectionManifest.folder
@@ -142,7 +141,7 @@ public enum Rebuild {
   /// - Throws: ``RebuildError``; ``StreamedHistoryChanged`` (before any document is
   ///   written) when the journal's files change between the scan and the fold.
   @discardableResult
-  public static func run(
+  package static func run(
     streamed history: StreamedHistory,
     output: URL,
     progress: ((Int, Int) -> Void)? = nil,

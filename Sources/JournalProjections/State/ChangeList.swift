@@ -26,7 +26,7 @@ import Darwin
 ///
 /// Like every file of the saved state, it is not flushed: it is a cache, and a rebuild that
 /// cannot trust it folds every stream.
-package enum ChangeList {
+enum ChangeList {
   /// The file, in the state's folder.
   static let path = "changes"
   private static let header = "workout-journal-changes 1 "
@@ -39,7 +39,7 @@ package enum ChangeList {
   /// Where a rebuild stopped reading the list: the list's epoch, the offset just after the
   /// last line it read, and the XXH64 of the (at most ``checkLength``) bytes before that
   /// offset, which finds a list cut short and written again.
-  package struct Position: Equatable, Sendable {
+  struct Position: Equatable, Sendable {
     var epoch: String
     var offset: Int
     var check: String

@@ -8,22 +8,22 @@ import JournalCore
 /// hand: ``sampleProjections`` holds, for each version, the digest of the documents the
 /// sample journal rebuilds to, and a test fails when the sample's documents change while
 /// ``current`` does not.
-package enum FoldVersion {
+enum FoldVersion {
   /// The fold's version.
   ///
   /// Bump it, and add a row to ``sampleProjections``, whenever the
   /// fold's rules or the documents' rendering change.
-  package static let current = 1
+  static let current = 1
 
   /// For each version, the SHA-256 (hex) of the sample journal's rebuilt `Projections/`
   /// tree, as ``treeDigest(_:)`` computes it.
-  package static let sampleProjections: [Int: String] = [
+  static let sampleProjections: [Int: String] = [
     1: "c84570ed3b09239e3b94396b298eebb750e0b44c0a3af88984beb3cb33a601cc"
   ]
 
   /// The key a saved state is stored under: the fold's version, the documents' schema
   /// versions, the grace periods and every event type's current version.
-  package static let key: String = {
+  static let key: String = {
     let versions = JournalEvent.currentVersions.sorted { $0.key < $1.key }
       .map { "\($0.key)=\($0.value)" }.joined(separator: ",")
     let text = [
@@ -42,7 +42,7 @@ package enum FoldVersion {
   ///
   /// - Parameter files: relative path → bytes.
   /// - Returns: 64 lowercase hex digits.
-  package static func treeDigest(_ files: [String: [UInt8]]) -> String {
+  static func treeDigest(_ files: [String: [UInt8]]) -> String {
     var bytes: [UInt8] = []
     for (path, content) in files.sorted(by: { $0.key < $1.key }) {
       bytes += Array(path.utf8) + [0] + Array(String(content.count).utf8) + [0]

@@ -39,13 +39,14 @@ final class ScopedEventStore: EventStore, @unchecked Sendable {
   }
 }
 
-/// A command whose scope did not hold what it needed: it runs again on the whole history.
-package struct ScopeTooNarrow: Error {}
+/// A read whose journal was opened with a scope that does not hold what it needs: open the
+/// journal with ``StateScope/all`` and ask again.
+public struct ScopeTooNarrow: Error {}
 
 extension Journal {
   /// Opens the journal in `store` for a command that needs `scope`.
   ///
-  /// It opens from the saved state kept beside the journal (``SavedState``), so that only the
+  /// It opens from the saved state kept beside the journal (`SavedState`), so that only the
   /// streams the command touches are read and folded. ``StateScope/all`` reads the whole history, as does a journal
   /// whose saved state cannot be written.
   ///
@@ -56,7 +57,7 @@ extension Journal {
   ///   - readOnly: write nothing, not even the saved state: when it is missing or behind the
   ///     files, the whole history is read instead (for reads that must never write, such as
   ///     shell completion).
-  /// - Returns: a journal whose ``history`` holds the events of `scope`.
+  /// - Returns: a journal whose `history` holds the events of `scope`.
   /// - Throws: the store's errors.
   public static func open(
     store: FileEventStore,

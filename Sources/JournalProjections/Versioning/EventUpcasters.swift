@@ -20,9 +20,9 @@ import JournalCore
 /// - `set.completed` v2 did not say when work on the set began: v3 always carries `start`
 ///   (milliseconds, or null when unknown), and every older set reads as null: its start is not
 ///   known, and no read invents one (``WorkoutTiming``).
-public enum EventUpcasters {
+package enum EventUpcasters {
   /// Every step, in one list.
-  public static let steps: [UpcastStep] = [
+  static let steps: [UpcastStep] = [
     UpcastStep(
       type: JournalEvent.TypeName.splitCreated,
       from: 1,
@@ -114,7 +114,7 @@ public enum EventUpcasters {
   ]
 
   /// The validated registry for the current catalogue.
-  public static func makeUpcaster() throws(RegistryError) -> Upcaster {
+  static func makeUpcaster() throws(RegistryError) -> Upcaster {
     try Upcaster(steps: steps, currentVersions: JournalEvent.currentVersions)
   }
 

@@ -6,13 +6,13 @@ import JournalCore
 /// meaning what it meant when it shipped. It may rename the type, drop the
 /// event (return no events) or split it into several; every event it returns
 /// is at version `from + 1`.
-public struct UpcastStep: Sendable {
-  public var type: String
-  public var from: Int
-  public var summary: String
-  public var transform: @Sendable (JSONValue) -> [(type: String, payload: JSONValue)]
+struct UpcastStep: Sendable {
+  var type: String
+  var from: Int
+  var summary: String
+  var transform: @Sendable (JSONValue) -> [(type: String, payload: JSONValue)]
 
-  public init(
+  init(
     type: String,
     from: Int,
     summary: String,
@@ -28,22 +28,22 @@ public struct UpcastStep: Sendable {
 /// The registry of steps, checked when built: for every type, versions from
 /// its first stored version up to its current one chain without gaps or
 /// duplicates, and no step leads past a type's current version.
-public struct Upcaster: Sendable {
+struct Upcaster: Sendable {
   /// An event this build cannot read: its stream must be quarantined.
-  public struct Unreadable: Error, Sendable, Hashable, CustomStringConvertible {
-    public var type: String
-    public var version: Int
-    public var reason: String
-    public var description: String { reason }
+  struct Unreadable: Error, Sendable, Hashable, CustomStringConvertible {
+    var type: String
+    var version: Int
+    var reason: String
+    var description: String { reason }
   }
 
   private let steps: [String: [Int: UpcastStep]]
-  public let currentVersions: [String: Int]
+  let currentVersions: [String: Int]
 
   /// Builds and validates the registry.
   ///
   /// - Throws: a description of the first inconsistency.
-  public init(steps list: [UpcastStep], currentVersions: [String: Int]) throws(RegistryError) {
+  init(steps list: [UpcastStep], currentVersions: [String: Int]) throws(RegistryError) {
     var steps: [String: [Int: UpcastStep]] = [:]
     for step in list {
       guard steps[step.type]?[step.from] == nil else {
@@ -79,7 +79,7 @@ public struct Upcaster: Sendable {
   ///
   /// - Throws: ``Unreadable`` for an unknown type, a version newer than this
   ///   build knows, or an old version with no step.
-  public func upcast(
+  func upcast(
     type: String,
     version: Int,
     payload: JSONValue
@@ -123,7 +123,7 @@ public struct Upcaster: Sendable {
   }
 
   /// Applies the steps of `type` up to version `target` only (for test vectors).
-  public func upcast(
+  func upcast(
     type: String,
     version: Int,
     payload: JSONValue,
@@ -144,7 +144,7 @@ public struct Upcaster: Sendable {
 }
 
 /// A registry that does not chain.
-public struct RegistryError: Error, Sendable, CustomStringConvertible {
-  public var message: String
-  public var description: String { "upcaster registry: \(message)" }
+struct RegistryError: Error, Sendable, CustomStringConvertible {
+  var message: String
+  var description: String { "upcaster registry: \(message)" }
 }

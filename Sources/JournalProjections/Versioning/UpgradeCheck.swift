@@ -2,21 +2,21 @@ import JournalCore
 
 /// What reading the stored events through the upgrade steps will do: how many
 /// of each type and version are transformed, and which cannot be read.
-public struct UpgradeCheck: Sendable, Hashable {
+package struct UpgradeCheck: Sendable, Hashable {
   /// Stored events below their type's current version, by `type vN`.
-  public var transformed: [String: Int] = [:]
+  package var transformed: [String: Int] = [:]
   /// Stored events already at the current version.
-  public var current = 0
+  package var current = 0
   /// Events this build cannot read, as `location: reason`.
-  public var unreadable: [String] = []
+  package var unreadable: [String] = []
 
   /// Whether every stored event can be read.
-  public var isClean: Bool { unreadable.isEmpty }
+  package var isClean: Bool { unreadable.isEmpty }
 
   /// Checks every stored event: upgrade steps, then decoding at the current version.
   ///
   /// - Throws: an invalid registry.
-  public init(stored: [StoredEvent]) throws {
+  package init(stored: [StoredEvent]) throws {
     let upcaster = try EventUpcasters.makeUpcaster()
     for record in stored {
       let current = upcaster.currentVersions[record.type]

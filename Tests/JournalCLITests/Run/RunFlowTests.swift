@@ -1,10 +1,10 @@
 import Foundation
 import JournalCore
-import JournalProjections
 import JournalTestSupport
 import Testing
 
 @testable import JournalCLI
+@testable import JournalProjections
 
 /// The run flow driven through whole workouts with a virtual clock: every action a library
 /// command on an in-memory journal, the documents as the same workout typed as commands.

@@ -1,9 +1,9 @@
 import Foundation
-import JournalProjections
 import JournalTestSupport
 import Testing
 
 @testable import JournalCLI
+@testable import JournalProjections
 
 /// The screen of `journal run` and its loop: every page fits 80×24, shows its keys, and
 /// carries no escape sequence without colour; the loop runs a workout from scripted keys on

@@ -1,5 +1,6 @@
-import JournalCore
 import Testing
+
+@testable import JournalCore
 
 @Suite struct HybridLogicalClockTests {
   @Test func followsTheWallClockWhenItAdvances() {

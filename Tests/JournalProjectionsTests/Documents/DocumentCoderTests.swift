@@ -1,6 +1,7 @@
 import Foundation
-import JournalProjections
 import Testing
+
+@testable import JournalProjections
 
 @Suite struct DocumentCoderTests {
   /// The golden cases: each document, its golden file name.

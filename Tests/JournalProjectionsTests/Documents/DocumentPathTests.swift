@@ -1,6 +1,7 @@
 import Foundation
-import JournalProjections
 import Testing
+
+@testable import JournalProjections
 
 @Suite struct DocumentPathTests {
   static func zone(hours: Int) throws -> TimeZone {

@@ -1,7 +1,8 @@
 import Foundation
-import JournalProjections
 import JournalTestSupport
 import Testing
+
+@testable import JournalProjections
 
 @Suite struct FoldScenarioTests {
   let t0 = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z

@@ -1,7 +1,8 @@
 import Foundation
 import JournalCore
-import JournalProjections
 import Testing
+
+@testable import JournalProjections
 
 /// The document upgrade steps, one rule at a time, on raw JSON.
 @Suite struct DocumentUpgradesTests {

@@ -1,7 +1,8 @@
 import Foundation
-import JournalProjections
 import JournalTestSupport
 import Testing
+
+@testable import JournalProjections
 
 /// Older documents import as their upgraded form.
 ///

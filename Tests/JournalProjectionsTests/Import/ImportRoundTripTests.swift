@@ -1,8 +1,9 @@
 import Foundation
 import JournalCore
-import JournalProjections
 import JournalTestSupport
 import Testing
+
+@testable import JournalProjections
 
 /// Importing current-version documents and folding them gives the same bytes
 /// back, and importing again appends nothing.

@@ -1,8 +1,9 @@
 import Foundation
 import JournalCore
-import JournalProjections
 import JournalTestSupport
 import Testing
+
+@testable import JournalProjections
 
 /// A deliberately simple model of one workout's logs: what a lifter would
 /// expect after each command, written without the fold's machinery.

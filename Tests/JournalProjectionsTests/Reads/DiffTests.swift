@@ -1,8 +1,9 @@
 import Foundation
 import JournalCore
-import JournalProjections
 import JournalTestSupport
 import Testing
+
+@testable import JournalProjections
 
 @Suite struct DiffTests {
   @Test func anAdjustmentChangesItsFieldsAndTheStamps() throws {

@@ -1,8 +1,9 @@
 import Foundation
 import JournalCore
-import JournalProjections
 import JournalTestSupport
 import Testing
+
+@testable import JournalProjections
 
 /// A history written entirely at old event versions folds to the same
 /// documents as the same history written at the current versions.

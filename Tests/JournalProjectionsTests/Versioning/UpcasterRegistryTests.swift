@@ -1,6 +1,7 @@
 import JournalCore
-import JournalProjections
 import Testing
+
+@testable import JournalProjections
 
 /// The registry refuses steps that do not chain, and reads the versions it
 /// cannot lift as errors that say why.

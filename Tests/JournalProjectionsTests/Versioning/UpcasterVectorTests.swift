@@ -1,7 +1,8 @@
 import Foundation
 import JournalCore
-import JournalProjections
 import Testing
+
+@testable import JournalProjections
 
 /// Every step of the event registry against its vectors on disk:
 /// `Golden/Upcasters/<type>.v<from>.json` holds the stored `input` payload, the

@@ -72,7 +72,9 @@ let undone = try Journal.open(
   newID: ids.next
 )
 .undo(device: "watch", now: Date())
-print("watch undid \(undone.cancelled.map(\.event.typeName).joined(separator: ", "))")
+print(
+  "watch undid \(undone.cancelled.count) event(s) of stream \(undone.cancelled.first?.stream ?? "?")"
+)
 
 // A refused command appends nothing.
 do {
@@ -88,10 +90,10 @@ do {
 // The phone brings the documents up to date from its saved state: only the streams changed
 // since its last rebuild are folded.
 let report = try Rebuild.run(store: store, output: documentsURL)
-let everything = try Journal(store: store, newID: ids.next)
+let everything = try Journal.open(store: store, scope: .all, newID: ids.next)
 guard let workout = everything.state().liveWorkouts.last else { fatalError("no workout") }
 let bench = workout.document.logs.first { $0.exerciseName == "Bench Press" }
-print("rebuilt \(report.written.count) documents from \(everything.history.count) events")
+print("rebuilt \(report.written.count) documents")
 print(
   "\(workout.path): Bench Press \(bench?.status.rawValue ?? "?"), "
     + "\(bench?.setEntries?.count ?? 0) sets, volume \(workout.document.totalVolume)"
