@@ -122,15 +122,7 @@ enum ChartCommands {
       metric == "weight" ? $0.topSetWeight : $0.bestEstimatedOneRepMax
     }
     var dates = ZonedDates()
-    // The days of the newest `count` points, the others' left empty: the terminal shows no
-    // more points than it has columns.
-    func days(newest count: Int) -> [String] {
-      let first = max(0, progression.points.count - count)
-      return progression.points.indices.map { index in
-        let point = progression.points[index]
-        return index < first ? "" : dates.day(point.date, in: point.timeZone)
-      }
-    }
+    func days() -> [String] { progression.points.map { dates.day($0.date, in: $0.timeZone) } }
     let title =
       "\(progression.exercise): " + (metric == "weight" ? "top-set weight" : "best e1RM (Epley)")
     if let file = invocation.string("svg") {
@@ -138,7 +130,7 @@ enum ChartCommands {
       let svg = ChartSVG.render(
         title: title,
         values: values,
-        dates: days(newest: values.count),
+        dates: days(),
         solid: progression.points.map(\.isAllActual)
       )
       try OwnerOnlyFile.write(svg, to: url, example: "bench.svg")
@@ -164,7 +156,7 @@ enum ChartCommands {
         ChartText.render(
           title: title,
           values: values,
-          dates: days(newest: invocation.console.width),
+          dates: days(),
           width: invocation.console.width
         )
       )

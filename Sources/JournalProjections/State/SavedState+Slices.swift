@@ -170,7 +170,8 @@ extension SavedState {
         bytes.append(byte)
         digits = digits.dropFirst(2)
       }
-      return digits.isEmpty ? String(decoding: bytes, as: UTF8.self) : nil
+      let stream = String(decoding: bytes, as: UTF8.self)
+      return digits.isEmpty && streamPath(stream) == "streams/" + name ? stream : nil
     }
     // `splits` and `history` have no dash, `a:b:c` two; a file of any other spelling is not
     // a stream's.

@@ -347,21 +347,10 @@ package final class SavedState: @unchecked Sendable {
       var added: [StoredEvent] = []
       for event in additions[stream] ?? [] {
         guard known.insert(event.id).inserted else {
-          // The very record read again: an earlier update wrote this stream's file and stopped
-          // before the head moved past it (a failed write, a crash), so what it derives from
-          // the file (the catalogue, `now`, the index of ends) may be missing.
-          guard
-            let copy = held.first(where: { $0.id == event.id })
-              ?? added.first(where: { $0.id == event.id }),
-            copy.device != event.device || copy.sequence != event.sequence
-          else { throw Untrusted(reason: "an earlier update of it stopped part-way") }
-          // A true duplicate. The copy first in merge order counts, as in a full read: a copy
-          // that sorts before the one held changes when the event happened, which only a full
-          // read can follow.
-          if Self.mergeKey(event) < Self.mergeKey(copy) {
-            throw Untrusted(
-              reason: "event \(event.id) was delivered again in a copy that sorts first"
-            )
+          if let copy = held.first(where: { $0.id == event.id })
+            ?? added.first(where: { $0.id == event.id })
+          {
+            try Self.checkMetAgain(event, holding: copy)
           }
           tailNotices.append("\(event.location): duplicate of event \(event.id) set aside")
           continue
@@ -671,13 +660,35 @@ package final class SavedState: @unchecked Sendable {
     for (bucket, records) in byBucket {
       let old = try heldReverts(bucket)
       var held = old
-      for record in records where !held.contains(where: { $0.id == record.id }) {
-        held.append(record)
+      for record in records {
+        if let copy = held.first(where: { $0.id == record.id }) {
+          try Self.checkMetAgain(record, holding: copy)
+        } else {
+          held.append(record)
+        }
       }
+      guard held.count > old.count else { continue }
       var body: [UInt8] = []
       for record in held { body += try Self.encodeEvent(record) + [UInt8(ascii: "\n")] }
       try write("reverts/" + bucket, body)
       try noteEnds(ofReverts: bucket, old: old, held: held, in: &ends)
+    }
+  }
+
+  /// Checks a record met again where `copy`, a record of its id, is held: a true duplicate
+  /// that sorts after the copy is set aside, as in a full read, which keeps the copy first in
+  /// merge order.
+  ///
+  /// - Throws: ``Untrusted`` for the very record met again (an earlier update wrote it and
+  ///   stopped before the head moved past it, a failed write or a crash, so what derives
+  ///   from it may be missing), and for a copy that sorts first (it changes when the event
+  ///   happened, which only a full read can follow).
+  private static func checkMetAgain(_ record: StoredEvent, holding copy: StoredEvent) throws {
+    if copy.device == record.device && copy.sequence == record.sequence {
+      throw Untrusted(reason: "an earlier update of it stopped part-way")
+    }
+    if mergeKey(record) < mergeKey(copy) {
+      throw Untrusted(reason: "event \(record.id) was delivered again in a copy that sorts first")
     }
   }
 
@@ -1078,14 +1089,15 @@ package final class SavedState: @unchecked Sendable {
   }
 
   /// The file of `stream`: `streams/workout-<id>`, `streams/split-<id>`, `streams/history`
-  /// for the usual names, and the name's bytes in hex for any other.
+  /// for the usual names, and `streams/x-` then the name's bytes in hex for any other (and for
+  /// a name starting `x:`, which would read as such).
   static func streamPath(_ stream: String) -> String {
     let plain = stream.utf8.allSatisfy { byte in
       (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
         || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
         || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || byte == UInt8(ascii: ":")
     }
-    if plain, !stream.isEmpty, stream.count <= 100 {
+    if plain, !stream.isEmpty, stream.count <= 100, !stream.hasPrefix("x:") {
       return "streams/" + stream.replacingOccurrences(of: ":", with: "-")
     }
     return "streams/x-" + stream.utf8.map { String(format: "%02x", $0) }.joined()

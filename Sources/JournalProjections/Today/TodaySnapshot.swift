@@ -48,7 +48,9 @@ public enum TodayProjection {
   ///
   /// Workouts after `moment` are ignored, so a snapshot of a past day reads
   /// as it would have that evening (use a state folded as of that time for a
-  /// fully historical view).
+  /// fully historical view). The next split comes from the state's splits: a
+  /// journal opened with ``scope(at:timeZone:)`` does not hold them, so ask
+  /// it ``Journal/today(at:timeZone:)`` instead.
   public static func snapshot(
     of state: JournalState,
     at moment: Date,

@@ -200,6 +200,13 @@ import Darwin
     for scope in [StateScope(openWorkouts: true), .workout(nil), StateScope(latestWorkout: true)] {
       try Self.expectAgrees(fixture.scoped(scope), fixture.full(), scope, "stopped part-way")
     }
+    // A revert that names nothing held is kept in `reverts/` alone: met again there too.
+    let beforeRevert = try Data(contentsOf: head)
+    _ = try EventsInEffectTests.appendRevert(of: ["01J0000000000000000000ZZZZ"], in: fixture)
+    #expect(try SavedState.open(journal: fixture.url, store: fixture.store()).rebuiltBecause == nil)
+    try beforeRevert.write(to: head)
+    let again = try SavedState.open(journal: fixture.url, store: fixture.store())
+    #expect(again.rebuiltBecause?.contains("stopped part-way") == true)
   }
 
   /// An event delivered again by another device, in a copy that sorts before the copy the
