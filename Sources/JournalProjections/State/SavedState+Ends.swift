@@ -172,6 +172,21 @@ extension SavedState {
     return body.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
   }
 
+  /// The reverts this build cannot decode, from the buckets ``undecodableReverts()`` lists.
+  ///
+  /// Every scope and every slice holds them (a full read's rule, that an event which cannot
+  /// be decoded quarantines its stream, then leaves out every revert of their stream there
+  /// too): such a revert names no event the build can know, so it is in no stream's file.
+  func undecodableRevertRecords() throws -> [StoredEvent] {
+    var found: [StoredEvent] = []
+    for file in try undecodableReverts() {
+      for revert in try heldReverts(String(file.dropFirst("reverts/".count))) {
+        if case .failure = Journal.decode(revert, upcaster: upcaster) { found.append(revert) }
+      }
+    }
+    return found
+  }
+
   /// Notes, in ``Ends``, where the bucket of reverts `bucket` ends now that it holds `held`
   /// (it held `old` before), and whether it holds one this build cannot decode.
   func noteEnds(

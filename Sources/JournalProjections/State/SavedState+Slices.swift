@@ -23,12 +23,13 @@ extension SavedState {
 
   /// The events of `streams` merged, decoded, without those of quarantined streams (the
   /// head's, and any with an event this build cannot read, whose earlier events are left
-  /// out too, as a full read leaves them out).
+  /// out too, as a full read leaves them out: the reverts this build cannot read are in
+  /// every slice for that).
   ///
   /// - Throws: ``Untrusted`` when a stream's file is damaged.
   func slice(_ streams: [String]) throws -> [FoldEvent] {
-    var stored: [StoredEvent] = []
-    var seen: Set<String> = []
+    var stored = try undecodableRevertRecords()
+    var seen = Set(stored.map(\.id))
     for stream in streams {
       for event in try streamEvents(stream) where seen.insert(event.id).inserted {
         stored.append(event)

@@ -804,9 +804,10 @@ package final class SavedState: @unchecked Sendable {
     if let device = scope.recentActionsOf {
       for recent in head.recent[device] ?? [] { streams.insert(recent.stream) }
     }
-    // A revert is in the file of every stream it concerns: each is read once.
-    var events: [StoredEvent] = []
-    var seen: Set<String> = []
+    // A revert is in the file of every stream it concerns: each is read once. Those this
+    // build cannot read are in every scope, to quarantine their stream as a full read does.
+    var events = try undecodableRevertRecords()
+    var seen = Set(events.map(\.id))
     for stream in streams.sorted() {
       for event in try streamEvents(stream) where seen.insert(event.id).inserted {
         events.append(event)

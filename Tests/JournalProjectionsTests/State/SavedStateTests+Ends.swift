@@ -186,6 +186,22 @@ extension SavedStateTests {
     let full = try mirror.journal()
     #expect(!full.history.contains { $0.event.typeName == JournalEvent.TypeName.eventsReverted })
     _ = try SavedState.open(journal: mirror.url, store: FileEventStore(url: mirror.url))
+    // Every other reader of the state leaves them out too: the scoped folds, the slices
+    // behind audit, export and the report, and diff.
+    let store = try FileEventStore(url: mirror.url, options: options)
+    for scope in [StateScope.workout(nil), StateScope(openWorkouts: true, splits: false)] {
+      let scoped = try Journal.open(store: store, scope: scope, newID: SequentialIDs().make)
+      try SavedStateTests.expectAgrees(scoped, full, scope, "early \(early)")
+    }
+    let sliced = try Journal.open(
+      store: store,
+      scope: StateScope(splits: false),
+      newID: SequentialIDs().make
+    )
+    var ids: [String] = []
+    try sliced.forEachSlice { _, events in ids += events.map(\.id) }
+    #expect(ids.sorted() == full.history.map(\.id).sorted(), "slices, early \(early)")
+    #expect(try sliced.diff(from: nil, to: nil) == full.diff(from: nil, to: nil))
     for event in full.history.suffix(12) {
       func rewound(scope: StateScope) throws -> String? {
         let copy = try makeTemporaryDirectory("ends-undecodable").appendingPathComponent("j")
