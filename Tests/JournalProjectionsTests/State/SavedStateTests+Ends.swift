@@ -10,6 +10,55 @@ import Testing
 /// (``SavedState/Dues``): over seeded histories delivered in parts, they answer as a full
 /// replay does.
 extension SavedStateTests {
+  /// Diff and rewind from a recent point never read the files of what ended before it: a
+  /// workout's stream file damaged months earlier would make them give up on the state.
+  @Test func diffAndRewindLeaveTheFilesThatEndedBeforeTheirPointUnread() throws {
+    let fixture = try Fixture(seed: 5)
+    let first = Date(timeIntervalSince1970: 1_577_880_000)  // 2020-01-01 12:00 UTC
+    fixture.clock = first.milliseconds
+    let split = try #require(
+      try fixture.scoped(.splits).execute(
+        .createSplit(
+          SplitSettings(name: "Legs", color: "blue", systemImage: "figure"),
+          exercises: [ExercisePlan(name: "Squat", sets: 2, reps: 5, weight: 80, loadType: .weight)]
+        ),
+        device: "phone",
+        now: first
+      ).first?.streamID
+    )
+    var workouts: [String] = []
+    for (index, days) in [1.0, 100].enumerated() {
+      let start = first.addingTimeInterval(days * 86_400)
+      let actions: [JournalCommand] = [
+        .startWorkout(split: split, timeZone: "UTC"),
+        .completeSet(workout: nil, exercise: nil, SetActuals(reps: 5, weight: Double(80 + index))),
+        .endWorkout(workout: nil),
+      ]
+      for (offset, command) in actions.enumerated() {
+        let now = start.addingTimeInterval(Double(offset) * 60)
+        fixture.clock = now.milliseconds
+        let done = try fixture.scoped(.splits).execute(command, device: "phone", now: now)
+        if offset == 0, let id = done.first?.streamID { workouts.append(id) }
+      }
+    }
+    // The old workout's file, damaged: a read of it would find it out.
+    let old = fixture.stateFolder.appendingPathComponent(
+      SavedState.streamPath("workout:\(workouts[0])")
+    )
+    var bytes = try Data(contentsOf: old)
+    bytes[bytes.count / 2] ^= 0x20
+    try bytes.write(to: old)
+    let point = Replayer.Point.time(first.addingTimeInterval(99 * 86_400))
+    let scoped = try fixture.scoped(StateScope(splits: false))
+    #expect(try scoped.diff(from: point, to: nil) == fixture.full().diff(from: point, to: nil))
+    let expected = try fixture.onACopy {
+      try $0.rewind(to: point, device: "phone", now: Date()).eventIDs.count
+    }
+    let rewound = try scoped.rewind(to: point, device: "phone", now: Date())
+    #expect(rewound.eventIDs.count == expected)
+    #expect(expected > 0)
+  }
+
   /// Diff and rewind from the state after any part of a random history was delivered.
   ///
   /// Random sessions (removed logs, deleted workouts and splits, undo and redo, so reverts of
