@@ -62,19 +62,9 @@ extension SavedState {
     private mutating func load(_ period: Int64) throws {
       guard periods[period] == nil else { return }
       let relative = "\(Self.folder)/\(period)"
-      var entries: [String: Int64] = [:]
-      if let bytes = try files.read(relative) {
-        guard let body = SavedState.checked(bytes) else {
-          throw Untrusted(reason: "'\(relative)' does not match its checksum")
-        }
-        for line in body.split(separator: UInt8(ascii: "\n")) {
-          let parts = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
-          guard parts.count == 2, !parts[0].isEmpty,
-            let last = Int64(String(decoding: parts[1], as: UTF8.self)),
-            last >> Self.shift == period
-          else { throw Untrusted(reason: "'\(relative)' is unreadable") }
-          entries[String(decoding: parts[0], as: UTF8.self)] = last
-        }
+      let entries = try SavedState.namedIntegers(relative, files: files)
+      guard entries.values.allSatisfy({ $0 >> Self.shift == period }) else {
+        throw Untrusted(reason: "'\(relative)' is unreadable")
       }
       periods[period] = entries
     }
@@ -88,8 +78,7 @@ extension SavedState {
           try files.remove(relative)
           continue
         }
-        let body = entries.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)\n" }.joined()
-        try SavedState.write(files, relative, Array(body.utf8))
+        try SavedState.write(files, relative, SavedState.namedIntegerLines(entries))
       }
     }
   }
@@ -108,17 +97,7 @@ extension SavedState {
     /// The dues the state holds.
     static func load(_ files: any StateFiles) throws -> Dues {
       var dues = Dues()
-      guard let bytes = try files.read(file) else { return dues }
-      guard let body = SavedState.checked(bytes) else {
-        throw Untrusted(reason: "'\(file)' does not match its checksum")
-      }
-      for line in body.split(separator: UInt8(ascii: "\n")) {
-        let parts = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty,
-          let until = Int64(String(decoding: parts[1], as: UTF8.self))
-        else { throw Untrusted(reason: "'\(file)' is unreadable") }
-        dues.entries[String(decoding: parts[0], as: UTF8.self)] = until
-      }
+      dues.entries = try SavedState.namedIntegers(file, files: files)
       return dues
     }
 
@@ -133,9 +112,34 @@ extension SavedState {
     func save(_ files: any StateFiles) throws {
       guard changed else { return }
       if entries.isEmpty { return try files.remove(Self.file) }
-      let body = entries.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)\n" }.joined()
-      try SavedState.write(files, Self.file, Array(body.utf8))
+      try SavedState.write(files, Self.file, SavedState.namedIntegerLines(entries))
     }
+  }
+
+  /// The `<name><TAB><integer>` lines of the file `relative` (the index of ends, `dues`), by
+  /// name; none when there is no file.
+  ///
+  /// - Throws: ``Untrusted`` when the file does not match its checksum or a line does not
+  ///   read.
+  static func namedIntegers(_ relative: String, files: any StateFiles) throws -> [String: Int64] {
+    guard let bytes = try files.read(relative) else { return [:] }
+    guard let body = checked(bytes) else {
+      throw Untrusted(reason: "'\(relative)' does not match its checksum")
+    }
+    var entries: [String: Int64] = [:]
+    for line in body.split(separator: UInt8(ascii: "\n")) {
+      let parts = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
+      guard parts.count == 2, !parts[0].isEmpty,
+        let value = Int64(String(decoding: parts[1], as: UTF8.self))
+      else { throw Untrusted(reason: "'\(relative)' is unreadable") }
+      entries[String(decoding: parts[0], as: UTF8.self)] = value
+    }
+    return entries
+  }
+
+  /// The bytes of ``namedIntegers(_:files:)``'s lines, sorted by name.
+  static func namedIntegerLines(_ entries: [String: Int64]) -> [UInt8] {
+    Array(entries.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)\n" }.joined().utf8)
   }
 
   /// The latest `now` (milliseconds, rounded up) at which a document of `state`, a slice's
@@ -178,12 +182,14 @@ extension SavedState {
   /// be decoded quarantines its stream, then leaves out every revert of their stream there
   /// too): such a revert names no event the build can know, so it is in no stream's file.
   func undecodableRevertRecords() throws -> [StoredEvent] {
+    if let known = undecodableRecords { return known }
     var found: [StoredEvent] = []
     for file in try undecodableReverts() {
       for revert in try heldReverts(String(file.dropFirst("reverts/".count))) {
         if case .failure = Journal.decode(revert, upcaster: upcaster) { found.append(revert) }
       }
     }
+    undecodableRecords = found
     return found
   }
 
@@ -210,6 +216,7 @@ extension SavedState {
     var listed = try undecodableReverts()
     guard !listed.contains(file) else { return }
     listed.append(file)
+    undecodableRecords = nil
     try Self.write(
       stateFiles,
       Ends.undecodable,

@@ -81,16 +81,16 @@ extension SavedState.Head {
   private mutating func read(key: ArraySlice<UInt8>, _ rest: ArraySlice<UInt8>) -> Bool {
     switch Key(key) {
     case .format:
-      guard let value = Self.integer(rest).flatMap(Int.init(exactly:)) else { return false }
+      guard let value = SavedState.integer(rest).flatMap(Int.init(exactly:)) else { return false }
       format = value
     case .fold: fold = Self.text(rest)
     case .now:
-      guard let value = Self.integer(rest) else { return false }
+      guard let value = SavedState.integer(rest) else { return false }
       now = value
     case .frontier:
-      guard let w = Self.words(rest, 3), let ms = Self.integer(w[0]),
-        let counter = Self.integer(w[1]).flatMap(UInt32.init(exactly:)),
-        let sequence = Self.integer(w[2]).flatMap(UInt64.init(exactly:))
+      guard let w = Self.words(rest, 3), let ms = SavedState.integer(w[0]),
+        let counter = SavedState.integer(w[1]).flatMap(UInt32.init(exactly:)),
+        let sequence = SavedState.integer(w[2]).flatMap(UInt64.init(exactly:))
       else { return false }
       frontier = FoldEvent.MergeKey(
         milliseconds: ms,
@@ -99,16 +99,16 @@ extension SavedState.Head {
         sequence: sequence
       )
     case .latest:
-      guard let w = Self.words(rest, 1), let start = Self.integer(w[0]), !w[1].isEmpty
+      guard let w = Self.words(rest, 1), let start = SavedState.integer(w[0]), !w[1].isEmpty
       else { return false }
       latestStart = start
       latest = Self.text(w[1])
     case .activeFloor:
-      guard let value = Self.integer(rest) else { return false }
+      guard let value = SavedState.integer(rest) else { return false }
       activeFloor = value
     case .active:
-      guard let w = Self.words(rest, 3), let start = Self.integer(w[0]),
-        let activity = Self.integer(w[1]), w[2].count == 1,
+      guard let w = Self.words(rest, 3), let start = SavedState.integer(w[0]),
+        let activity = SavedState.integer(w[1]), w[2].count == 1,
         let mark = w[2].first, mark == UInt8(ascii: "o") || mark == UInt8(ascii: "c"),
         !w[3].isEmpty
       else { return false }
@@ -122,11 +122,11 @@ extension SavedState.Head {
       )
     case .position:
       guard let w = Self.words(rest, 6), !Self.contains(w[6], UInt8(ascii: " ")),
-        let segment = Self.integer(w[1]).flatMap(Int.init(exactly:)),
-        let offset = Self.integer(w[2]).flatMap(Int.init(exactly:)),
-        let lineNumber = Self.integer(w[3]).flatMap(Int.init(exactly:)),
-        let sequence = Self.integer(w[4]).flatMap(UInt64.init(exactly:)),
-        let length = Self.integer(w[5]).flatMap(Int.init(exactly:)),
+        let segment = SavedState.integer(w[1]).flatMap(Int.init(exactly:)),
+        let offset = SavedState.integer(w[2]).flatMap(Int.init(exactly:)),
+        let lineNumber = SavedState.integer(w[3]).flatMap(Int.init(exactly:)),
+        let sequence = SavedState.integer(w[4]).flatMap(UInt64.init(exactly:)),
+        let length = SavedState.integer(w[5]).flatMap(Int.init(exactly:)),
         let hash = SHA256Digest(hexString: Self.text(w[6]))
       else { return false }
       positions[Self.text(w[0])] = DevicePosition(
@@ -145,9 +145,9 @@ extension SavedState.Head {
     case .split: splits.append(Self.text(rest))
     case .open: open.append(Self.text(rest))
     case .recent:
-      guard let w = Self.words(rest, 4), let ms = Self.integer(w[1]),
-        let counter = Self.integer(w[2]).flatMap(UInt32.init(exactly:)),
-        let sequence = Self.integer(w[3]).flatMap(UInt64.init(exactly:))
+      guard let w = Self.words(rest, 4), let ms = SavedState.integer(w[1]),
+        let counter = SavedState.integer(w[2]).flatMap(UInt32.init(exactly:)),
+        let sequence = SavedState.integer(w[3]).flatMap(UInt64.init(exactly:))
       else { return false }
       let device = Self.text(w[0])
       let key = FoldEvent.MergeKey(
@@ -205,9 +205,5 @@ extension SavedState.Head {
 
   private static func text(_ bytes: ArraySlice<UInt8>) -> String {
     String(decoding: bytes, as: UTF8.self)
-  }
-
-  private static func integer(_ bytes: ArraySlice<UInt8>) -> Int64? {
-    SavedState.integer(bytes)
   }
 }

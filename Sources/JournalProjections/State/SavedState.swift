@@ -47,6 +47,10 @@ package final class SavedState: @unchecked Sendable {
   package private(set) var rebuiltBecause: String?
   /// What this catch-up's read set aside that the head does not hold.
   private var tailNotices: [String] = []
+  /// The reverts this build cannot decode, once read (``undecodableRevertRecords()``).
+  ///
+  /// Every slice holds them; forgotten when the list of their buckets changes.
+  var undecodableRecords: [StoredEvent]?
 
   /// What this command's read set aside.
   ///
@@ -220,6 +224,7 @@ package final class SavedState: @unchecked Sendable {
     if readOnly { throw Unavailable(reason: reason) }
     rebuiltBecause = reason
     tailNotices = []
+    undecodableRecords = nil
     for relative in [
       "head", "catalogue", "streams", "ids", "named", "reverts", "exercises", "splits",
       ReportIndex.folder, Ends.folder, Dues.file,

@@ -16,31 +16,16 @@ extension SavedStateTests {
     let fixture = try Fixture(seed: 5)
     let first = Date(timeIntervalSince1970: 1_577_880_000)  // 2020-01-01 12:00 UTC
     fixture.clock = first.milliseconds
-    let split = try #require(
-      try fixture.scoped(.splits).execute(
-        .createSplit(
-          SplitSettings(name: "Legs", color: "blue", systemImage: "figure"),
-          exercises: [ExercisePlan(name: "Squat", sets: 2, reps: 5, weight: 80, loadType: .weight)]
-        ),
-        device: "phone",
-        now: first
-      ).first?.streamID
+    let split = try fixture.createSplit(
+      "Legs",
+      color: "blue",
+      ExercisePlan(name: "Squat", sets: 2, reps: 5, weight: 80, loadType: .weight),
+      at: first
     )
-    var workouts: [String] = []
-    for (index, days) in [1.0, 100].enumerated() {
-      let start = first.addingTimeInterval(days * 86_400)
-      let actions: [JournalCommand] = [
-        .startWorkout(split: split, timeZone: "UTC"),
-        .completeSet(workout: nil, exercise: nil, SetActuals(reps: 5, weight: Double(80 + index))),
-        .endWorkout(workout: nil),
-      ]
-      for (offset, command) in actions.enumerated() {
-        let now = start.addingTimeInterval(Double(offset) * 60)
-        fixture.clock = now.milliseconds
-        let done = try fixture.scoped(.splits).execute(command, device: "phone", now: now)
-        if offset == 0, let id = done.first?.streamID { workouts.append(id) }
-      }
-    }
+    let workouts = [
+      try fixture.workout(of: split, at: first.addingTimeInterval(86_400), weight: 80),
+      try fixture.workout(of: split, at: first.addingTimeInterval(100 * 86_400), weight: 81),
+    ]
     // The old workout's file, damaged: a read of it would find it out.
     let old = fixture.stateFolder.appendingPathComponent(
       SavedState.streamPath("workout:\(workouts[0])")
@@ -135,17 +120,7 @@ extension SavedStateTests {
       for point in [Replayer.Point.event(recent.id), .event(any.id), .time(any.recordedAt)]
       where random.next() % 2 == 0 {
         func rewound(scope: StateScope) throws -> String? {
-          let copy = try makeTemporaryDirectory("ends-rewind").appendingPathComponent("journal")
-          try FileManager.default.copyItem(at: mirror.url, to: copy)
-          defer { try? FileManager.default.removeItem(at: copy.deletingLastPathComponent()) }
-          let journal = try Journal.open(
-            store: try FileEventStore(url: copy, options: options),
-            scope: scope,
-            newID: SequentialIDs(prefix: "01K").make
-          )
-          return Self.answer {
-            try journal.rewind(to: point, device: "tablet", now: Date()).eventIDs
-          }
+          try Self.rewound(mirror.url, to: point, scope: scope)
         }
         guard let fromState = try rewound(scope: StateScope(splits: false)) else { continue }
         answered.rewind += 1
@@ -253,20 +228,24 @@ extension SavedStateTests {
     #expect(try sliced.diff(from: nil, to: nil) == full.diff(from: nil, to: nil))
     for event in full.history.suffix(12) {
       func rewound(scope: StateScope) throws -> String? {
-        let copy = try makeTemporaryDirectory("ends-undecodable").appendingPathComponent("j")
-        try FileManager.default.copyItem(at: mirror.url, to: copy)
-        defer { try? FileManager.default.removeItem(at: copy.deletingLastPathComponent()) }
-        let journal = try Journal.open(
-          store: try FileEventStore(url: copy, options: options),
-          scope: scope,
-          newID: SequentialIDs(prefix: "01K").make
-        )
-        return Self.answer {
-          try journal.rewind(to: .event(event.id), device: "tablet", now: Date()).eventIDs
-        }
+        try Self.rewound(mirror.url, to: .event(event.id), scope: scope)
       }
       let fromState = try #require(try rewound(scope: StateScope(splits: false)))
       #expect(fromState == (try rewound(scope: .all)), "rewind to \(event.id), early \(early)")
     }
+  }
+
+  /// The events a rewind to `point` cancels, or its error, made on a copy of the journal at
+  /// `url` (files and state) opened with `scope`: a rewind appends.
+  static func rewound(_ url: URL, to point: Replayer.Point, scope: StateScope) throws -> String? {
+    let copy = try makeTemporaryDirectory("ends-rewind").appendingPathComponent("journal")
+    try FileManager.default.copyItem(at: url, to: copy)
+    defer { try? FileManager.default.removeItem(at: copy.deletingLastPathComponent()) }
+    let journal = try Journal.open(
+      store: try FileEventStore(url: copy, options: DeviceWriter.Options(durability: .none)),
+      scope: scope,
+      newID: SequentialIDs(prefix: "01K").make
+    )
+    return answer { try journal.rewind(to: point, device: "tablet", now: Date()).eventIDs }
   }
 }

@@ -50,9 +50,14 @@ import Darwin
 
     var stateFolder: URL { url.appendingPathComponent(SavedState.folder) }
 
-    /// Creates a split of one exercise from the phone, through a journal opened on the
-    /// splits; its id.
-    func createSplit(_ name: String, color: String, _ plan: ExercisePlan) throws -> String {
+    /// Creates a split of one exercise from the phone at `now`, through a journal opened on
+    /// the splits; its id.
+    func createSplit(
+      _ name: String,
+      color: String,
+      _ plan: ExercisePlan,
+      at now: Date = Date()
+    ) throws -> String {
       try #require(
         try scoped(.splits).execute(
           .createSplit(
@@ -60,9 +65,27 @@ import Darwin
             exercises: [plan]
           ),
           device: "phone",
-          now: Date()
+          now: now
         ).first?.streamID
       )
+    }
+
+    /// A workout of `split` from the phone, the devices' clock set to each action: started at
+    /// `start`, one set of `weight` a minute later, ended a minute after that; its id.
+    func workout(of split: String, at start: Date, weight: Double) throws -> String {
+      var id: String?
+      let actions: [JournalCommand] = [
+        .startWorkout(split: split, timeZone: "UTC"),
+        .completeSet(workout: nil, exercise: nil, SetActuals(reps: 5, weight: weight)),
+        .endWorkout(workout: nil),
+      ]
+      for (offset, command) in actions.enumerated() {
+        let now = start.addingTimeInterval(Double(offset) * 60)
+        clock = now.milliseconds
+        let done = try scoped(.splits).execute(command, device: "phone", now: now)
+        id = id ?? done.first?.streamID
+      }
+      return try #require(id)
     }
 
     /// What a full replay does with `body` on a copy of the journal, which is then removed.
@@ -274,34 +297,15 @@ import Darwin
     // Nine workouts 150 days apart: four years, with two or three workouts in each.
     let first = Date(timeIntervalSince1970: 1_577_880_000)  // 2020-01-01 12:00 UTC
     fixture.clock = first.addingTimeInterval(-86_400).milliseconds
-    let split = try #require(
-      try fixture.scoped(.splits).execute(
-        .createSplit(
-          SplitSettings(name: "Legs", color: "blue", systemImage: "figure"),
-          exercises: [ExercisePlan(name: "Squat", sets: 2, reps: 5, weight: 80, loadType: .weight)]
-        ),
-        device: "phone",
-        now: first.addingTimeInterval(-86_400)
-      ).first?.streamID
+    let split = try fixture.createSplit(
+      "Legs",
+      color: "blue",
+      ExercisePlan(name: "Squat", sets: 2, reps: 5, weight: 80, loadType: .weight),
+      at: first.addingTimeInterval(-86_400)
     )
     for index in 0..<9 {
       let start = first.addingTimeInterval(Double(index) * 150 * 86_400)
-      let actions: [(JournalCommand, TimeInterval)] = [
-        (.startWorkout(split: split, timeZone: "UTC"), 0),
-        (
-          .completeSet(
-            workout: nil,
-            exercise: nil,
-            SetActuals(reps: 5, weight: Double(80 + index))
-          ), 60
-        ),
-        (.endWorkout(workout: nil), 120),
-      ]
-      for (command, offset) in actions {
-        let now = start.addingTimeInterval(offset)
-        fixture.clock = now.milliseconds
-        _ = try fixture.scoped(.splits).execute(command, device: "phone", now: now)
-      }
+      _ = try fixture.workout(of: split, at: start, weight: Double(80 + index))
     }
     let whole = try fixture.full().progression(of: "Squat")
     #expect(whole.points.count == 9)
