@@ -67,18 +67,14 @@ extension SavedState {
     var ends = Ends(self)
     var found: [FoldEvent] = []
     var reverts: [FoldEvent] = []
-    var undecodable = try !undecodableReverts().isEmpty
+    // A revert this build cannot read quarantines its stream, as in a full read.
+    let quarantined = Set(try undecodableRevertRecords().map(\.stream))
     for file in try ends.files(endingFrom: floor) {
       if file.hasPrefix("reverts/") {
-        // One revert that cannot be read quarantines them all, as a full read quarantines
-        // their stream: the index lists the buckets holding one.
-        guard !undecodable else { continue }
-        for revert in try heldReverts(String(file.dropFirst("reverts/".count))) {
-          switch Journal.decode(revert, upcaster: upcaster) {
-          case .success(let parts):
-            if isAfter(Self.mergeKey(revert)) { reverts += parts }
-          case .failure:
-            undecodable = true
+        for revert in try heldReverts(String(file.dropFirst("reverts/".count)))
+        where isAfter(Self.mergeKey(revert)) {
+          if case .success(let parts) = Journal.decode(revert, upcaster: upcaster) {
+            reverts += parts
           }
         }
       } else if let stream = Self.stream(ofPath: String(file.dropFirst("streams/".count))),
@@ -87,7 +83,7 @@ extension SavedState {
         found += own
       }
     }
-    return Self.inMergeOrder(undecodable ? found : found + reverts)
+    return Self.inMergeOrder((found + reverts).filter { !quarantined.contains($0.stream) })
   }
 
   /// The events of `stream` itself (not the reverts its file holds) whose merge key
